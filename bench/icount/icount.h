@@ -1,0 +1,45 @@
+// icount.h — exact instruction counts per event under valgrind callgrind.
+//
+// A driver calls Measure("dcqcn.rp_cnp", n, fn) once per event kind: the
+// counters are zeroed, fn(i) runs n times, and the counts are dumped under
+// the kind's name. scripts/icount.sh runs every driver under callgrind and
+// divides each dump's instruction total by n. Outside valgrind the client
+// requests are no-ops, so drivers also run (and check themselves) natively.
+#ifndef NICC_BENCH_ICOUNT_H_
+#define NICC_BENCH_ICOUNT_H_
+
+#include <valgrind/callgrind.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace nicc_bench {
+
+// Keeps a value alive so the measured call is not optimised away.
+template <class T>
+inline void Sink(const T& v) {
+  asm volatile("" : : "r,m"(v) : "memory");
+}
+
+// Runs fn(0..n-1) between a zero and a dump of callgrind's counters. The dump
+// is named "<kind> <n>" so the script knows the divisor.
+template <class Fn>
+void Measure(const char* kind, int n, Fn fn) {
+  char name[128];
+  std::snprintf(name, sizeof name, "%s %d", kind, n);
+  CALLGRIND_ZERO_STATS;
+  for (int i = 0; i < n; ++i) fn(i);
+  CALLGRIND_DUMP_STATS_AT(name);
+}
+
+// A driver's own sanity check (that the path measured is the path meant).
+inline void Expect(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "icount driver: expectation failed: %s\n", what);
+    std::exit(1);
+  }
+}
+
+}  // namespace nicc_bench
+
+#endif  // NICC_BENCH_ICOUNT_H_

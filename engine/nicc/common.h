@@ -1,0 +1,165 @@
+// nicc/common.h — shared vocabulary of the engine: status values, time,
+// rates, fixed-point helpers and the action record every algorithm returns.
+//
+// Freestanding: includes <stdint.h> and <stddef.h> only; no heap, no
+// exceptions, no floating point. Every engine header includes this one.
+//
+//   nicc::Status s = params.Validate();
+//   if (!s.ok()) { log("bad %s", s.field); }
+//
+// Units used throughout the engine (names carry them):
+//   *_ns    uint32_t nanoseconds of a free-running NIC clock that wraps every
+//           2^32 ns (~4.29 s). Differences are taken with TimeDiffNs().
+//   *_kbps  uint32_t kilobits per second: reaches 4.29 Tb/s, resolves 1 kb/s
+//           (the unit of ibv_modify_qp_rate_limit).
+//   *_q20   unsigned fixed point with 20 fractional bits (1.0 = 1 << 20).
+#ifndef NICC_COMMON_H_
+#define NICC_COMMON_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Broken-invariant check. A build decides the policy by defining
+// NICC_ASSERT before including the engine; the default compiles to nothing
+// so that firmware pays nothing and never traps on bad input (bad input is
+// reported through Status, never through this macro).
+#ifndef NICC_ASSERT
+#define NICC_ASSERT(cond) ((void)0)
+#endif
+
+namespace nicc {
+
+// ---------------------------------------------------------------------------
+// Status: errors are values.
+// ---------------------------------------------------------------------------
+
+enum class StatusCode : uint8_t {
+  kOk = 0,
+  kZero,           // a field that must be non-zero is zero
+  kOutOfRange,     // a field lies outside its documented range
+  kInconsistent,   // two fields contradict each other (e.g. min > max)
+  kTruncated,      // an input buffer ends before the record does
+  kTooManyHops,    // an INT stack declares more hops than the maximum
+  kBadRateCode,    // an INT record carries an unknown link-rate code
+  kFull,           // a fixed-capacity table has no free slot
+  kNotFound,       // a key is not present in a table
+  kUnsupported,    // a valid value the build or profile does not support
+};
+
+// A status: a code plus the name of the offending field (a string literal,
+// e.g. "rp_time_reset"), or nullptr when the status is kOk or the code needs
+// no field. Cheap to return by value (8 or 16 bytes).
+struct [[nodiscard]] Status {
+  StatusCode code;
+  const char* field;
+
+  constexpr bool ok() const { return code == StatusCode::kOk; }
+  static constexpr Status Ok() { return Status{StatusCode::kOk, nullptr}; }
+  static constexpr Status Error(StatusCode c, const char* f) {
+    return Status{c, f};
+  }
+};
+
+// Human-readable name of a status code, for host tools and test messages.
+constexpr const char* StatusCodeName(StatusCode c) {
+  switch (c) {
+    case StatusCode::kOk: return "ok";
+    case StatusCode::kZero: return "must not be zero";
+    case StatusCode::kOutOfRange: return "out of range";
+    case StatusCode::kInconsistent: return "inconsistent with another field";
+    case StatusCode::kTruncated: return "truncated input";
+    case StatusCode::kTooManyHops: return "too many hops";
+    case StatusCode::kBadRateCode: return "unknown link-rate code";
+    case StatusCode::kFull: return "table full";
+    case StatusCode::kNotFound: return "not found";
+    case StatusCode::kUnsupported: return "unsupported";
+  }
+  return "unknown status";
+}
+
+// ---------------------------------------------------------------------------
+// Time: 32-bit wrapping nanoseconds.
+// ---------------------------------------------------------------------------
+
+using TimeNs = uint32_t;
+
+// Largest interval the engine can measure unambiguously: half the clock's
+// period. Every configured period must stay below it (Validate() checks).
+constexpr uint32_t kTimeHorizonNs = 0x7FFFFFFFu;  // ~2.147 s
+
+// Signed difference a - b of two wrapping timestamps. Exact whenever the true
+// interval is within +-kTimeHorizonNs. Computed in unsigned arithmetic (which
+// wraps by definition) and then reinterpreted, so it is free of signed
+// overflow UB.
+constexpr int32_t TimeDiffNs(TimeNs a, TimeNs b) {
+  const uint32_t d = a - b;
+  return d <= kTimeHorizonNs ? static_cast<int32_t>(d)
+                             : -static_cast<int32_t>(~d) - 1;
+}
+
+// Elapsed time from `since` to `now`, with an apparent step backwards (an
+// event delivered out of order) treated as zero elapsed.
+constexpr uint32_t ElapsedNs(TimeNs now, TimeNs since) {
+  const int32_t d = TimeDiffNs(now, since);
+  return d > 0 ? static_cast<uint32_t>(d) : 0u;
+}
+
+// True when `now` is at or past `deadline` (wrap-safe).
+constexpr bool TimeReached(TimeNs now, TimeNs deadline) {
+  return TimeDiffNs(now, deadline) >= 0;
+}
+
+// ---------------------------------------------------------------------------
+// Rates and fixed point.
+// ---------------------------------------------------------------------------
+
+// 1.6 Tb/s, the fastest link the engine is specified for, in kb/s. Rates are
+// uint32 kb/s, so this leaves 2.6x headroom below 2^32.
+constexpr uint32_t kMaxLineRateKbps = 1600u * 1000u * 1000u;
+constexpr uint32_t kKbpsPerMbps = 1000u;
+
+constexpr uint32_t kQ20One = 1u << 20;
+
+// x * f for a Q20 factor f <= 1.0: (2^32 * 2^20 = 2^52 < 2^64), result <= x.
+constexpr uint32_t MulQ20(uint32_t x, uint32_t f_q20) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(x) * f_q20) >> 20);
+}
+
+constexpr uint32_t MinU32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+constexpr uint32_t MaxU32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+// a + b saturating at `cap` (no wrap even when a + b > 2^32).
+constexpr uint32_t AddCapped(uint32_t a, uint32_t b, uint32_t cap) {
+  return (a >= cap || b >= cap - a) ? cap : a + b;
+}
+
+// ---------------------------------------------------------------------------
+// Action: what an algorithm asks the backend to do after an event.
+// ---------------------------------------------------------------------------
+
+// Bits of Action::flags. Fields without their bit set carry no meaning.
+enum ActionFlag : uint8_t {
+  kActSetRate = 1u << 0,      // pace the flow at rate_kbps
+  kActSetWindow = 1u << 1,    // limit bytes in flight to window_bytes
+  kActUseEv = 1u << 2,        // send the next packet with entropy value ev
+  kActSendCnp = 1u << 3,      // send one CNP toward the flow's source
+  kActArmTimer = 1u << 4,     // (re)arm the flow's timer to fire at timer_ns
+  kActCancelTimer = 1u << 5,  // cancel the flow's timer
+};
+
+struct Action {
+  uint32_t rate_kbps;
+  uint32_t window_bytes;
+  TimeNs timer_ns;  // absolute deadline on the NIC clock
+  uint16_t ev;      // entropy value (RoCEv2 UDP source port)
+  uint8_t flags;    // ActionFlag bits
+  uint8_t reserved;
+
+  constexpr bool Has(ActionFlag f) const { return (flags & f) != 0; }
+  static constexpr Action None() { return Action{0, 0, 0, 0, 0, 0}; }
+};
+static_assert(sizeof(Action) == 16, "Action is returned in registers/stack");
+
+}  // namespace nicc
+
+#endif  // NICC_COMMON_H_

@@ -1,0 +1,489 @@
+// nicc/dcqcn.h — DCQCN reaction point (sender) and notification point
+// (receiver), fixed point, caller-owned per-flow state.
+//
+// Algorithm: Zhu et al., "Congestion Control for Large-Scale RDMA
+// Deployments", SIGCOMM 2015, with the parameter names, units and options of
+// the mlx5 (ConnectX) implementation. docs/dcqcn.md states every rule below
+// as an equation and lists where this engine picks among published variants.
+//
+//   nicc::dcqcn::Config cfg;
+//   if (!nicc::dcqcn::Compile(nicc::dcqcn::Params::Mlx5(100000), &cfg).ok())
+//     ...;
+//   nicc::dcqcn::RpState rp;                  // 32 bytes, yours to keep
+//   nicc::dcqcn::RpInit(cfg, &rp);
+//   nicc::Action a = nicc::dcqcn::RpOnCnp(cfg, &rp, now_ns);
+//   if (a.Has(nicc::kActSetRate)) pace(a.rate_kbps);
+//   if (a.Has(nicc::kActArmTimer)) arm(a.timer_ns);  // then RpOnTimer()
+//
+// Units: Params use mlx5's (us, Mb/s, bytes, /1024, %); Config and state use
+// ns, kb/s and Q20 fractions (see common.h).
+//
+// Life of a flow at the reaction point. A flow with no CNP sends at the
+// maximum rate and costs nothing: every event but a CNP returns at once.
+// The first CNP makes it "active" (rate-limited): it gets alpha, a target
+// rate, and an increase timer. While active, the timer and the byte counter
+// raise the rate through fast recovery, additive and hyper increase. When the
+// target is back at the maximum and the current rate is within 1 Mb/s of it,
+// the flow is released: timer cancelled, rate set to the maximum, state
+// idle again — the next CNP is a first CNP (as mlx5 frees its rate limiter).
+#ifndef NICC_DCQCN_H_
+#define NICC_DCQCN_H_
+
+#include "nicc/common.h"
+
+namespace nicc {
+namespace dcqcn {
+
+// ---------------------------------------------------------------------------
+// Parameters, in mlx5 names and units.
+// ---------------------------------------------------------------------------
+
+struct Params {
+  uint32_t line_rate_mbps;                 // port speed; Mb/s; > 0
+  uint32_t rp_time_reset;                  // us between timer increases
+  uint32_t rp_byte_reset;                  // bytes between counter increases; 0 = off
+  uint32_t rp_threshold;                   // F: fast-recovery stages; <= 31
+  uint32_t rp_ai_rate;                     // Mb/s added to target per AI stage
+  uint32_t rp_hai_rate;                    // Mb/s added to target per HAI stage
+  uint32_t rp_gd;                          // cut = rate * alpha_1024 / 2^rp_gd; 10..20
+  uint32_t rp_min_dec_fac;                 // %: a cut keeps >= this share of the rate
+  uint32_t rp_min_rate;                    // Mb/s floor; >= 1
+  uint32_t rp_max_rate;                    // Mb/s ceiling; 0 = line rate
+  uint32_t rp_dce_tcp_g;                   // /1024 alpha keep factor; g = 1 - it/1024
+  uint32_t rp_dce_tcp_rtt;                 // us per alpha update period
+  uint32_t rp_rate_reduce_monitor_period;  // us minimum between two cuts; 0 = none
+  uint32_t rp_initial_alpha_value;         // /1024 alpha set by a first CNP
+  uint32_t rp_rate_to_set_on_first_cnp;    // Mb/s start rate on first CNP; 0 = current
+  uint32_t rp_clamp_tgt_rate;              // 1: every cut sets target = current
+  uint32_t rp_clamp_tgt_rate_ati;          // 1: ... if a timer increase came since the last cut
+  uint32_t np_min_time_between_cnps;       // us between CNPs per flow at the receiver
+
+  // ConnectX defaults (the mlx5 driver's cc_params), for a port of the
+  // given speed.
+  static constexpr Params Mlx5(uint32_t line_rate_mbps) {
+    return Params{line_rate_mbps,
+                  /*rp_time_reset=*/300,
+                  /*rp_byte_reset=*/32767,
+                  /*rp_threshold=*/1,
+                  /*rp_ai_rate=*/5,
+                  /*rp_hai_rate=*/50,
+                  /*rp_gd=*/11,
+                  /*rp_min_dec_fac=*/50,
+                  /*rp_min_rate=*/1,
+                  /*rp_max_rate=*/0,
+                  /*rp_dce_tcp_g=*/1019,
+                  /*rp_dce_tcp_rtt=*/1,
+                  /*rp_rate_reduce_monitor_period=*/4,
+                  /*rp_initial_alpha_value=*/1023,
+                  /*rp_rate_to_set_on_first_cnp=*/0,
+                  /*rp_clamp_tgt_rate=*/0,
+                  /*rp_clamp_tgt_rate_ati=*/1,
+                  /*np_min_time_between_cnps=*/4};
+  }
+
+  // The published simulation settings of the DCQCN paper (SIGCOMM'15):
+  // g = 1/256, 55 us timers, 10 MB byte counter, F = 5, R_AI 40 Mb/s, CNPs
+  // at most every 50 us. The paper gives no hyper-increase step; 10 x R_AI
+  // keeps the ratio of the mlx5 defaults. Target is clamped at every cut as
+  // in the paper's pseudo-code; cuts are paced by the CNP interval only.
+  static constexpr Params Paper(uint32_t line_rate_mbps) {
+    return Params{line_rate_mbps,
+                  /*rp_time_reset=*/55,
+                  /*rp_byte_reset=*/10u * 1024u * 1024u,
+                  /*rp_threshold=*/5,
+                  /*rp_ai_rate=*/40,
+                  /*rp_hai_rate=*/400,
+                  /*rp_gd=*/11,
+                  /*rp_min_dec_fac=*/50,
+                  /*rp_min_rate=*/1,
+                  /*rp_max_rate=*/0,
+                  /*rp_dce_tcp_g=*/1020,
+                  /*rp_dce_tcp_rtt=*/55,
+                  /*rp_rate_reduce_monitor_period=*/0,
+                  /*rp_initial_alpha_value=*/1023,
+                  /*rp_rate_to_set_on_first_cnp=*/0,
+                  /*rp_clamp_tgt_rate=*/1,
+                  /*rp_clamp_tgt_rate_ati=*/1,
+                  /*np_min_time_between_cnps=*/50};
+  }
+
+  // Checks every field; the first bad one is named in the result.
+  constexpr Status Validate() const;
+};
+
+// Largest period any time field may hold, in us: it must stay inside the
+// wrap-safe horizon of the 32-bit ns clock (2^31 ns).
+constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;
+
+// A rate this close to the maximum counts as "back at the maximum": the flow
+// is released. 1 Mb/s, the resolution the engine is specified to.
+constexpr uint32_t kReleaseMarginKbps = 1000u;
+
+// ---------------------------------------------------------------------------
+// Config: Params compiled once into the units the hot path uses.
+// ---------------------------------------------------------------------------
+
+struct Config {
+  uint32_t max_kbps;            // ceiling (rp_max_rate or line rate)
+  uint32_t min_kbps;            // floor
+  uint32_t ai_kbps;
+  uint32_t hai_kbps;
+  uint32_t first_cnp_kbps;      // 0 = keep current
+  uint32_t time_reset_ns;       // increase timer period
+  uint32_t byte_reset;          // bytes per byte-counter expiry; 0 = off
+  uint32_t alpha_period_ns;     // alpha update period
+  uint32_t monitor_ns;          // minimum time between cuts
+  uint32_t np_interval_ns;      // minimum time between CNPs (receiver)
+  uint32_t alpha_keep_q20;      // (1 - g) in Q20
+  uint32_t alpha_g_q20;         // g in Q20; keep + g == 1.0 exactly
+  uint32_t alpha_init_q20;      // alpha after a first CNP
+  uint32_t alpha_zero_periods;  // after this many quiet periods alpha is 0
+  uint32_t min_dec_q20;         // share of the rate a cut keeps at least
+  uint8_t cut_shift;            // rp_gd + 10: cut = rc * alpha_q20 >> cut_shift
+  uint8_t threshold;            // F
+  uint8_t clamp_tgt;            // bool
+  uint8_t clamp_tgt_ati;        // bool
+};
+
+// Validates `p` and fills `*out`. On error `*out` is left untouched.
+inline Status Compile(const Params& p, Config* out);
+
+// ---------------------------------------------------------------------------
+// Reaction point.
+// ---------------------------------------------------------------------------
+
+enum RpFlag : uint8_t {
+  kRpActive = 1u << 0,        // rate-limited; idle flows have no other state
+  kRpCnpInPeriod = 1u << 1,   // a CNP arrived in the current alpha period
+  kRpTimerIncSinceCut = 1u << 2,  // a timer-driven increase since the last cut
+  kRpCutOpen = 1u << 3,       // the monitor period since the last cut is over
+};
+
+struct RpState {
+  uint32_t rc_kbps;      // current rate (valid while active)
+  uint32_t rt_kbps;      // target rate (valid while active)
+  uint32_t alpha_q20;    // congestion estimate, 0..1.0
+  TimeNs alpha_ts_ns;    // start of the current alpha period
+  TimeNs last_cut_ns;    // time of the last rate cut
+  TimeNs timer_due_ns;   // when the increase timer is due
+  uint32_t bc_bytes;     // bytes sent since the last byte-counter expiry
+  uint8_t t_stage;       // timer expiries since the last cut (saturates at 255)
+  uint8_t bc_stage;      // byte-counter expiries since the last cut (saturates)
+  uint8_t flags;         // RpFlag bits
+  uint8_t reserved;
+};
+static_assert(sizeof(RpState) <= 32, "DCQCN reaction point budget: 32 bytes");
+
+// Puts a flow in the idle state (sending at cfg.max_kbps, no timer).
+inline void RpInit(const Config& cfg, RpState* s);
+
+// The rate the flow should be paced at now.
+inline uint32_t RpRateKbps(const Config& cfg, const RpState& s);
+
+// A CNP for this flow arrived at `now_ns`.
+inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns);
+
+// The increase timer armed by an earlier action fired at `now_ns`. Stale or
+// early deliveries are recognised and answered with a re-arm or nothing.
+inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns);
+
+// `bytes` of this flow left the NIC at `now_ns` (drives the byte counter).
+inline Action RpOnTxBytes(const Config& cfg, RpState* s, uint32_t bytes,
+                   TimeNs now_ns);
+
+// ---------------------------------------------------------------------------
+// Notification point.
+// ---------------------------------------------------------------------------
+
+struct NpState {
+  TimeNs last_cnp_ns;  // when the last CNP for this flow was sent
+  uint8_t sent;        // 1 once a CNP has been sent
+  uint8_t reserved[3];
+};
+static_assert(sizeof(NpState) <= 8, "DCQCN notification point budget: 8 bytes");
+
+inline void NpInit(NpState* s);
+
+// A data packet of this flow arrived at `now_ns`, CE-marked or not. The
+// action carries kActSendCnp when a CNP must be sent: at most one per
+// cfg.np_interval_ns per flow.
+inline Action NpOnPacket(const Config& cfg, NpState* s, bool ce, TimeNs now_ns);
+
+// ===========================================================================
+// Implementation.
+// ===========================================================================
+
+constexpr Status Params::Validate() const {
+  if (line_rate_mbps == 0) return Status::Error(StatusCode::kZero, "line_rate_mbps");
+  if (line_rate_mbps > kMaxLineRateKbps / kKbpsPerMbps)
+    return Status::Error(StatusCode::kOutOfRange, "line_rate_mbps");
+  if (rp_time_reset == 0) return Status::Error(StatusCode::kZero, "rp_time_reset");
+  if (rp_time_reset > kMaxPeriodUs)
+    return Status::Error(StatusCode::kOutOfRange, "rp_time_reset");
+  if (rp_threshold > 31) return Status::Error(StatusCode::kOutOfRange, "rp_threshold");
+  if (rp_ai_rate > line_rate_mbps)
+    return Status::Error(StatusCode::kOutOfRange, "rp_ai_rate");
+  if (rp_hai_rate > line_rate_mbps)
+    return Status::Error(StatusCode::kOutOfRange, "rp_hai_rate");
+  if (rp_hai_rate < rp_ai_rate)
+    return Status::Error(StatusCode::kInconsistent, "rp_hai_rate");
+  if (rp_gd < 10 || rp_gd > 20) return Status::Error(StatusCode::kOutOfRange, "rp_gd");
+  if (rp_min_dec_fac == 0) return Status::Error(StatusCode::kZero, "rp_min_dec_fac");
+  if (rp_min_dec_fac > 100)
+    return Status::Error(StatusCode::kOutOfRange, "rp_min_dec_fac");
+  if (rp_max_rate > line_rate_mbps)
+    return Status::Error(StatusCode::kOutOfRange, "rp_max_rate");
+  if (rp_min_rate == 0) return Status::Error(StatusCode::kZero, "rp_min_rate");
+  const uint32_t max_mbps = rp_max_rate != 0 ? rp_max_rate : line_rate_mbps;
+  if (rp_min_rate > max_mbps)
+    return Status::Error(StatusCode::kInconsistent, "rp_min_rate");
+  if (rp_dce_tcp_g > 1023) return Status::Error(StatusCode::kOutOfRange, "rp_dce_tcp_g");
+  if (rp_dce_tcp_rtt == 0) return Status::Error(StatusCode::kZero, "rp_dce_tcp_rtt");
+  if (rp_dce_tcp_rtt > kMaxPeriodUs)
+    return Status::Error(StatusCode::kOutOfRange, "rp_dce_tcp_rtt");
+  if (rp_rate_reduce_monitor_period > kMaxPeriodUs)
+    return Status::Error(StatusCode::kOutOfRange, "rp_rate_reduce_monitor_period");
+  if (rp_initial_alpha_value > 1023)
+    return Status::Error(StatusCode::kOutOfRange, "rp_initial_alpha_value");
+  if (rp_rate_to_set_on_first_cnp > max_mbps)
+    return Status::Error(StatusCode::kOutOfRange, "rp_rate_to_set_on_first_cnp");
+  if (rp_rate_to_set_on_first_cnp != 0 && rp_rate_to_set_on_first_cnp < rp_min_rate)
+    return Status::Error(StatusCode::kInconsistent, "rp_rate_to_set_on_first_cnp");
+  if (rp_clamp_tgt_rate > 1)
+    return Status::Error(StatusCode::kOutOfRange, "rp_clamp_tgt_rate");
+  if (rp_clamp_tgt_rate_ati > 1)
+    return Status::Error(StatusCode::kOutOfRange, "rp_clamp_tgt_rate_ati");
+  if (np_min_time_between_cnps > kMaxPeriodUs)
+    return Status::Error(StatusCode::kOutOfRange, "np_min_time_between_cnps");
+  return Status::Ok();
+}
+
+namespace detail {
+
+// base^k in Q20 by binary exponentiation. Each step floors, so the result
+// is at most the exact power. Loop bound: 32 (bits of k).
+inline uint32_t PowQ20(uint32_t base_q20, uint32_t k) {
+  uint32_t result = kQ20One;
+  uint32_t sq = base_q20;
+  for (uint32_t bit = 0; bit < 32 && k != 0; ++bit) {
+    if (k & 1u) result = MulQ20(result, sq);
+    k >>= 1;
+    if (k != 0) sq = MulQ20(sq, sq);
+  }
+  return result;
+}
+
+// Closes the alpha periods that ended before `now`: the first of them adds g
+// when it saw a CNP; every period decays alpha by the keep factor.
+//   alpha <= 1.0 is kept: keep * alpha + g <= keep + g == 1.0.
+inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
+  const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
+  if (elapsed < cfg.alpha_period_ns) return;
+  const uint32_t k = elapsed / cfg.alpha_period_ns;
+  s->alpha_ts_ns += k * cfg.alpha_period_ns;  // k * P <= elapsed < 2^31
+  uint32_t alpha = MulQ20(s->alpha_q20, cfg.alpha_keep_q20);
+  if (s->flags & kRpCnpInPeriod) alpha += cfg.alpha_g_q20;
+  s->flags = static_cast<uint8_t>(s->flags & ~kRpCnpInPeriod);
+  const uint32_t quiet = k - 1;
+  if (quiet >= cfg.alpha_zero_periods) {
+    alpha = 0;
+  } else if (quiet != 0) {
+    alpha = MulQ20(alpha, PowQ20(cfg.alpha_keep_q20, quiet));
+  }
+  s->alpha_q20 = alpha;
+}
+
+// The rate cut of a CNP: rc -= rc * alpha / 2^(gd-10) (alpha/2 for gd = 11),
+// kept >= rc * min_dec_fac and >= the floor.
+//   rc * alpha_q20 < 2^32 * 2^20 = 2^52: fits uint64.
+inline Action Cut(const Config& cfg, RpState* s, TimeNs now) {
+  if (cfg.clamp_tgt || (cfg.clamp_tgt_ati && (s->flags & kRpTimerIncSinceCut)))
+    s->rt_kbps = s->rc_kbps;
+  const uint32_t rc = s->rc_kbps;
+  const uint32_t dec = static_cast<uint32_t>(
+      (static_cast<uint64_t>(rc) * s->alpha_q20) >> cfg.cut_shift);
+  uint32_t next = rc - dec;  // dec <= rc / 2^(gd-10) <= rc
+  next = MaxU32(next, MulQ20(rc, cfg.min_dec_q20));
+  next = MaxU32(next, cfg.min_kbps);
+  s->rc_kbps = next;
+  if (s->rt_kbps < next) s->rt_kbps = next;
+  s->t_stage = 0;
+  s->bc_stage = 0;
+  s->bc_bytes = 0;
+  s->last_cut_ns = now;
+  s->timer_due_ns = now + cfg.time_reset_ns;
+  s->flags = static_cast<uint8_t>(s->flags & ~(kRpTimerIncSinceCut | kRpCutOpen));
+  Action a = Action::None();
+  a.flags = kActSetRate | kActArmTimer;
+  a.rate_kbps = next;
+  a.timer_ns = s->timer_due_ns;
+  return a;
+}
+
+inline uint8_t SatInc(uint8_t v) { return v == 255 ? v : static_cast<uint8_t>(v + 1); }
+
+// One increase stage, driven by the timer (by_timer) or the byte counter.
+// The stage is decided by the expiry counts before this one:
+//   max(T, BC) <  F          fast recovery: rc = (rt + rc) / 2
+//   min(T, BC) >  F          hyper increase: rt += R_HAI, then average
+//   otherwise                additive increase: rt += R_AI, then average
+// With the byte counter off, BC stays 0: F fast-recovery stages, then AI.
+//   rt + rc + 1 <= 2 * 1.6e9 + 1 < 2^32.
+inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
+  const uint8_t t = s->t_stage;
+  const uint8_t b = s->bc_stage;
+  const uint8_t hi = t > b ? t : b;
+  const uint8_t lo = t > b ? b : t;
+  if (hi >= cfg.threshold) {
+    const uint32_t step = lo > cfg.threshold ? cfg.hai_kbps : cfg.ai_kbps;
+    s->rt_kbps = AddCapped(s->rt_kbps, step, cfg.max_kbps);
+  }
+  s->rc_kbps = (s->rt_kbps + s->rc_kbps + 1u) >> 1;
+  if (by_timer) {
+    s->t_stage = SatInc(t);
+    s->flags = static_cast<uint8_t>(s->flags | kRpTimerIncSinceCut);
+  } else {
+    s->bc_stage = SatInc(b);
+  }
+  Action a = Action::None();
+  a.flags = kActSetRate;
+  if (s->rt_kbps == cfg.max_kbps && cfg.max_kbps - s->rc_kbps <= kReleaseMarginKbps) {
+    s->flags = 0;  // released: idle until the next CNP
+    s->rc_kbps = cfg.max_kbps;
+    a.flags = kActSetRate | kActCancelTimer;
+  }
+  a.rate_kbps = s->rc_kbps;
+  return a;
+}
+
+}  // namespace detail
+
+inline Status Compile(const Params& p, Config* out) {
+  const Status st = p.Validate();
+  if (!st.ok()) return st;
+  Config c{};
+  const uint32_t max_mbps = p.rp_max_rate != 0 ? p.rp_max_rate : p.line_rate_mbps;
+  c.max_kbps = max_mbps * kKbpsPerMbps;  // <= 1.6e9, validated
+  c.min_kbps = p.rp_min_rate * kKbpsPerMbps;
+  c.ai_kbps = p.rp_ai_rate * kKbpsPerMbps;
+  c.hai_kbps = p.rp_hai_rate * kKbpsPerMbps;
+  c.first_cnp_kbps = p.rp_rate_to_set_on_first_cnp * kKbpsPerMbps;
+  c.time_reset_ns = p.rp_time_reset * 1000u;  // <= kTimeHorizonNs, validated
+  c.byte_reset = p.rp_byte_reset;
+  c.alpha_period_ns = p.rp_dce_tcp_rtt * 1000u;
+  c.monitor_ns = p.rp_rate_reduce_monitor_period * 1000u;
+  c.np_interval_ns = p.np_min_time_between_cnps * 1000u;
+  c.alpha_keep_q20 = p.rp_dce_tcp_g << 10;  // /1024 -> Q20, exact
+  c.alpha_g_q20 = kQ20One - c.alpha_keep_q20;
+  c.alpha_init_q20 = p.rp_initial_alpha_value << 10;
+  // Smallest power of two 2^j with keep^(2^j) == 0 in Q20: beyond that many
+  // quiet periods alpha is exactly 0. Loop bound: 32.
+  uint32_t zero_periods = 0x80000000u;
+  uint32_t sq = c.alpha_keep_q20;
+  for (uint32_t j = 0; j < 31; ++j) {
+    if (sq == 0) {
+      zero_periods = 1u << j;
+      break;
+    }
+    sq = MulQ20(sq, sq);
+  }
+  c.alpha_zero_periods = zero_periods;
+  // min_dec_fac% of the rate: 100% -> 1.0 exactly; otherwise floor.
+  c.min_dec_q20 = static_cast<uint32_t>((static_cast<uint64_t>(p.rp_min_dec_fac) << 20) / 100u);
+  c.cut_shift = static_cast<uint8_t>(p.rp_gd + 10u);
+  c.threshold = static_cast<uint8_t>(p.rp_threshold);
+  c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
+  c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
+  *out = c;
+  return Status::Ok();
+}
+
+inline void RpInit(const Config& cfg, RpState* s) {
+  *s = RpState{};
+  s->rc_kbps = cfg.max_kbps;
+  s->rt_kbps = cfg.max_kbps;
+}
+
+inline uint32_t RpRateKbps(const Config& cfg, const RpState& s) {
+  return (s.flags & kRpActive) ? s.rc_kbps : cfg.max_kbps;
+}
+
+inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
+  if (!(s->flags & kRpActive)) {
+    // First CNP: a rate limiter is set up at the start rate, with the
+    // initial alpha standing for this CNP, and the cut applies at once.
+    const uint32_t start = cfg.first_cnp_kbps != 0 ? cfg.first_cnp_kbps : cfg.max_kbps;
+    s->rc_kbps = start;
+    s->rt_kbps = start;
+    s->alpha_q20 = cfg.alpha_init_q20;
+    s->alpha_ts_ns = now_ns;
+    s->flags = kRpActive;
+    return detail::Cut(cfg, s, now_ns);
+  }
+  detail::AlphaCatchUp(cfg, s, now_ns);
+  s->flags = static_cast<uint8_t>(s->flags | kRpCnpInPeriod);
+  const bool open = (s->flags & kRpCutOpen) ||
+                    ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns;
+  if (!open) return Action::None();
+  return detail::Cut(cfg, s, now_ns);
+}
+
+inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
+  if (!(s->flags & kRpActive)) return Action::None();  // stale: released
+  if (!TimeReached(now_ns, s->timer_due_ns)) {
+    Action a = Action::None();  // early or superseded delivery: re-arm
+    a.flags = kActArmTimer;
+    a.timer_ns = s->timer_due_ns;
+    return a;
+  }
+  // Keeps every stored timestamp within the wrap horizon of `now`.
+  detail::AlphaCatchUp(cfg, s, now_ns);
+  if (ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns)
+    s->flags = static_cast<uint8_t>(s->flags | kRpCutOpen);
+  Action a = detail::Increase(cfg, s, /*by_timer=*/true);
+  if (s->flags & kRpActive) {
+    s->timer_due_ns = now_ns + cfg.time_reset_ns;
+    a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
+    a.timer_ns = s->timer_due_ns;
+  }
+  return a;
+}
+
+inline Action RpOnTxBytes(const Config& cfg, RpState* s, uint32_t bytes,
+                          TimeNs now_ns) {
+  (void)now_ns;
+  if (!(s->flags & kRpActive) || cfg.byte_reset == 0) return Action::None();
+  // bc_bytes < byte_reset on entry, so the sum stays below 2^33: count it in
+  // two steps to keep it in 32 bits.
+  const uint32_t room = cfg.byte_reset - s->bc_bytes;
+  if (bytes < room) {
+    s->bc_bytes += bytes;
+    return Action::None();
+  }
+  // One expiry per report: a report larger than a whole byte counter (never
+  // the case for per-packet reports) does not queue up several stages.
+  const uint32_t over = bytes - room;
+  s->bc_bytes = over < cfg.byte_reset ? over : cfg.byte_reset - 1u;
+  return detail::Increase(cfg, s, /*by_timer=*/false);
+}
+
+inline void NpInit(NpState* s) { *s = NpState{}; }
+
+inline Action NpOnPacket(const Config& cfg, NpState* s, bool ce, TimeNs now_ns) {
+  if (!ce) return Action::None();
+  // A negative difference means the last CNP is more than 2^31 ns old (or
+  // the packet was reordered by a few ns): either way, send.
+  const int32_t since = TimeDiffNs(now_ns, s->last_cnp_ns);
+  if (s->sent && since >= 0 && static_cast<uint32_t>(since) < cfg.np_interval_ns)
+    return Action::None();
+  s->sent = 1;
+  s->last_cnp_ns = now_ns;
+  Action a = Action::None();
+  a.flags = kActSendCnp;
+  return a;
+}
+
+}  // namespace dcqcn
+}  // namespace nicc
+
+#endif  // NICC_DCQCN_H_

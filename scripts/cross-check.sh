@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Freestanding cross-compile of every engine/ and hal/ header for the three
+# firmware targets (rv32imac, rv64imac, cortex-m4) with -Wall -Wextra
+# -Werror, then a footprint report: text size and worst stack use of each
+# bench/footprint/*.cc translation unit per target.
+#
+#   scripts/cross-check.sh [--out DIR]
+#
+# Exits non-zero if any header fails to compile on any target, or if a
+# toolchain is missing (scripts/setup.sh installs them).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out="$top/build/cross"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) out="$2"; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "cross-check: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+
+# name | compiler | flags
+targets=(
+  "rv32imac|riscv64-unknown-elf-g++|-march=rv32imac -mabi=ilp32"
+  "rv64imac|riscv64-unknown-elf-g++|-march=rv64imac -mabi=lp64"
+  "cortex-m4|arm-none-eabi-g++|-mcpu=cortex-m4 -mthumb"
+)
+common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -nostdinc++ -Wall -Wextra -Werror -I$top/engine -I$top/hal -I$top"
+
+for t in "${targets[@]}"; do
+  cxx=${t#*|}; cxx=${cxx%%|*}
+  if ! command -v "$cxx" >/dev/null; then
+    echo "cross-check: $cxx not found; run scripts/setup.sh" >&2
+    exit 2
+  fi
+done
+
+mapfile -t headers < <(cd "$top" && find engine hal -name '*.h' 2>/dev/null | sort)
+fails=0; count=0
+for t in "${targets[@]}"; do
+  name=${t%%|*}; rest=${t#*|}; cxx=${rest%%|*}; flags=${rest#*|}
+  for h in "${headers[@]}"; do
+    printf '#include "%s"\n#include "%s"\n' "$h" "$h" > "$out/tu.cc"  # also checks include guards
+    # shellcheck disable=SC2086
+    if ! "$cxx" $common $flags -I"$top" -c "$out/tu.cc" -o "$out/tu.o" 2>"$out/err.txt"; then
+      echo "FAIL $name $h"; sed -n 1,20p "$out/err.txt"; fails=$((fails + 1))
+    fi
+    count=$((count + 1))
+  done
+done
+echo "cross-check: $count header compiles, $fails failed"
+
+# Footprint report.
+report="$out/footprint.txt"
+{
+  echo "# text bytes and worst stack use (bytes) per entry point, -Os"
+  for t in "${targets[@]}"; do
+    name=${t%%|*}; rest=${t#*|}; cxx=${rest%%|*}; flags=${rest#*|}
+    echo "## $name ($("$cxx" --version | head -1))"
+    size=${cxx%g++}size
+    for src in "$top"/bench/footprint/*.cc; do
+      [ -e "$src" ] || continue
+      base=$(basename "$src" .cc)
+      obj="$out/$name-$base.o"
+      # shellcheck disable=SC2086
+      "$cxx" $common $flags -Os -ffunction-sections -fcallgraph-info=su -c "$src" -o "$obj"
+      text=$("$size" "$obj" | awk 'NR==2 {print $1}')
+      echo "$base: text $text bytes"
+      python3 "$top/scripts/stack-report.py" "${obj%.o}.ci"
+    done
+  done
+} > "$report"
+cat "$report"
+[ "$fails" -eq 0 ]
