@@ -138,8 +138,8 @@ struct Config {
   uint32_t alpha_g_q20;         // g in Q20; keep + g == 1.0 exactly
   uint32_t alpha_init_q20;      // alpha after a first CNP
   uint32_t alpha_zero_periods;  // after this many quiet periods alpha is 0
-  uint32_t min_dec_q20;         // share of the rate a cut keeps at least
-  uint8_t cut_shift;            // rp_gd + 10: cut = rc * alpha_q20 >> cut_shift
+  uint8_t min_dec_pct;          // % of the rate a cut keeps at least
+  uint8_t cut_shift;            // rp_gd - 10: cut = (rc * alpha) >> cut_shift
   uint8_t threshold;            // F
   uint8_t clamp_tgt;            // bool
   uint8_t clamp_tgt_ati;        // bool
@@ -294,16 +294,19 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
 }
 
 // The rate cut of a CNP: rc -= rc * alpha / 2^(gd-10) (alpha/2 for gd = 11),
-// kept >= rc * min_dec_fac and >= the floor.
-//   rc * alpha_q20 < 2^32 * 2^20 = 2^52: fits uint64.
+// kept >= rc * min_dec_fac / 100 and >= the floor.
 inline Action Cut(const Config& cfg, RpState* s, TimeNs now) {
   if (cfg.clamp_tgt || (cfg.clamp_tgt_ati && (s->flags & kRpTimerIncSinceCut)))
     s->rt_kbps = s->rc_kbps;
   const uint32_t rc = s->rc_kbps;
-  const uint32_t dec = static_cast<uint32_t>(
-      (static_cast<uint64_t>(rc) * s->alpha_q20) >> cfg.cut_shift);
-  uint32_t next = rc - dec;  // dec <= rc / 2^(gd-10) <= rc
-  next = MaxU32(next, MulQ20(rc, cfg.min_dec_q20));
+  // MulQ20 then a 32-bit shift: no 64-bit shift by a variable (a libgcc
+  // call on 32-bit cores). dec <= rc * 1.0 / 2^(gd-10) <= rc.
+  const uint32_t dec = MulQ20(rc, s->alpha_q20) >> cfg.cut_shift;
+  uint32_t next = rc - dec;
+  // floor(rc * pct / 100) in 32-bit steps: (rc / 100) * pct <= rc and
+  // (rc % 100) * pct <= 9900.
+  const uint32_t keep = (rc / 100u) * cfg.min_dec_pct + (rc % 100u) * cfg.min_dec_pct / 100u;
+  next = MaxU32(next, keep);
   next = MaxU32(next, cfg.min_kbps);
   s->rc_kbps = next;
   if (s->rt_kbps < next) s->rt_kbps = next;
@@ -388,9 +391,8 @@ inline Status Compile(const Params& p, Config* out) {
     sq = MulQ20(sq, sq);
   }
   c.alpha_zero_periods = zero_periods;
-  // min_dec_fac% of the rate: 100% -> 1.0 exactly; otherwise floor.
-  c.min_dec_q20 = static_cast<uint32_t>((static_cast<uint64_t>(p.rp_min_dec_fac) << 20) / 100u);
-  c.cut_shift = static_cast<uint8_t>(p.rp_gd + 10u);
+  c.min_dec_pct = static_cast<uint8_t>(p.rp_min_dec_fac);  // 1..100, validated
+  c.cut_shift = static_cast<uint8_t>(p.rp_gd - 10u);  // 0..10, validated
   c.threshold = static_cast<uint8_t>(p.rp_threshold);
   c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
   c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
