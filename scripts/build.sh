@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Configures and builds one flavour of the tree.
+#
+#   scripts/build.sh release   -> build/release (Release, everything)
+#   scripts/build.sh asan      -> build/asan    (Debug, ASan + UBSan, tests only)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+flavour=${1:-release}
+jobs=${NICC_JOBS:-$(nproc)}
+case "$flavour" in
+  release) args=(-DCMAKE_BUILD_TYPE=Release) ;;
+  asan) args=(-DCMAKE_BUILD_TYPE=Debug -DNICC_SANITIZE=ON -DNICC_BUILD_BENCH=OFF
+              -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF) ;;
+  *) echo "build: unknown flavour '$flavour' (release or asan)" >&2; exit 2 ;;
+esac
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+cmake -S "$top" -B "$top/build/$flavour" "${gen[@]}" "${args[@]}" >/dev/null
+cmake --build "$top/build/$flavour" -j "$jobs"

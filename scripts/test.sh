@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds, and runs every test.
+#
+#   scripts/test.sh
+#
+# 1. GoogleTest suites, the install/find_package check and the freestanding
+#    cross-compile of every engine/ and hal/ header (rv32imac, rv64imac,
+#    cortex-m4, -Werror), in a Release build;
+# 2. the same GoogleTest suites under AddressSanitizer + UBSan.
+# Ends with one line "N passed, N failed" and exits non-zero on any failure.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+bash scripts/setup.sh || exit 1
+
+passed=0; failed=0
+tally() {  # tally LOG: add ctest's counts from its summary line
+  local line
+  line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$1" | tail -1)
+  if [ -z "$line" ]; then failed=$((failed + 1)); return; fi
+  local f t
+  f=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
+  t=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$line")
+  passed=$((passed + t - f)); failed=$((failed + f))
+}
+
+mkdir -p build
+status=0
+echo "== release build"
+bash scripts/build.sh release || { echo "release build failed"; echo "0 passed, 1 failed"; exit 1; }
+echo "== release tests"
+(cd build/release && ctest --output-on-failure -j "$(nproc)" --timeout 900) 2>&1 | tee build/ctest-release.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+tally build/ctest-release.log
+
+echo "== sanitizer build (ASan + UBSan)"
+if bash scripts/build.sh asan; then
+  echo "== sanitizer tests"
+  (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ctest --output-on-failure -j "$(nproc)" -L unit --timeout 900) 2>&1 | tee build/ctest-asan.log
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  tally build/ctest-asan.log
+else
+  echo "sanitizer build failed"; status=1; failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
