@@ -38,6 +38,10 @@ int main() {
   });
   Measure("dcqcn.rp_cnp_first", kN, [&](int i) { Sink(dq::RpOnCnp(cfg, &idle[i], 0)); });
 
+  // A second CNP 4.5 us later (just past the monitor period): alpha catch-up
+  // over 4 periods, then a cut. The mlx5 alpha period is 1 us.
+  auto cut4 = ActiveFlows(cfg);
+  Measure("dcqcn.rp_cnp_cut_4us", kN, [&](int i) { Sink(dq::RpOnCnp(cfg, &cut4[i], 4500)); });
   // A second CNP 50 us later: alpha catch-up over 50 periods, then a cut.
   auto cut = ActiveFlows(cfg);
   Measure("dcqcn.rp_cnp_cut", kN, [&](int i) { Sink(dq::RpOnCnp(cfg, &cut[i], 50000)); });

@@ -115,6 +115,15 @@ struct Params {
 // wrap-safe horizon of the 32-bit ns clock (2^31 ns).
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;
 
+// Entries of the keep^(2^j) table in Config: enough for any period count
+// below 2^31.
+constexpr uint32_t kAlphaPowTable = 31;
+
+// Stored timestamps of an active flow are refreshed by its timer events once
+// they are this old (2^30 ns, ~1.07 s), half the wrap-safe horizon: a flow
+// that stays rate-limited for seconds never holds an ambiguous timestamp.
+constexpr uint32_t kRefreshNs = 1u << 30;
+
 // A rate this close to the maximum counts as "back at the maximum": the flow
 // is released. 1 Mb/s, the resolution the engine is specified to.
 constexpr uint32_t kReleaseMarginKbps = 1000u;
@@ -137,7 +146,8 @@ struct Config {
   uint32_t alpha_keep_q20;      // (1 - g) in Q20
   uint32_t alpha_g_q20;         // g in Q20; keep + g == 1.0 exactly
   uint32_t alpha_init_q20;      // alpha after a first CNP
-  uint32_t alpha_zero_periods;  // after this many quiet periods alpha is 0
+  uint32_t alpha_zero_periods;  // after this many quiet periods alpha is 0 (2^J)
+  uint32_t alpha_keep_pow_q20[31];  // keep^(2^j) for j < J; 0 beyond
   uint8_t min_dec_pct;          // % of the rate a cut keeps at least
   uint8_t cut_shift;            // rp_gd - 10: cut = (rc * alpha) >> cut_shift
   uint8_t threshold;            // F
@@ -260,21 +270,10 @@ constexpr Status Params::Validate() const {
 
 namespace detail {
 
-// base^k in Q20 by binary exponentiation. Each step floors, so the result
-// is at most the exact power. Loop bound: 32 (bits of k).
-inline uint32_t PowQ20(uint32_t base_q20, uint32_t k) {
-  uint32_t result = kQ20One;
-  uint32_t sq = base_q20;
-  for (uint32_t bit = 0; bit < 32 && k != 0; ++bit) {
-    if (k & 1u) result = MulQ20(result, sq);
-    k >>= 1;
-    if (k != 0) sq = MulQ20(sq, sq);
-  }
-  return result;
-}
-
 // Closes the alpha periods that ended before `now`: the first of them adds g
-// when it saw a CNP; every period decays alpha by the keep factor.
+// when it saw a CNP; every period decays alpha by the keep factor. The quiet
+// periods after the first multiply alpha by keep^(2^j) for each set bit j of
+// their count, from the table in Config: one multiply per set bit.
 //   alpha <= 1.0 is kept: keep * alpha + g <= keep + g == 1.0.
 inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
@@ -284,11 +283,14 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   uint32_t alpha = MulQ20(s->alpha_q20, cfg.alpha_keep_q20);
   if (s->flags & kRpCnpInPeriod) alpha += cfg.alpha_g_q20;
   s->flags = static_cast<uint8_t>(s->flags & ~kRpCnpInPeriod);
-  const uint32_t quiet = k - 1;
+  uint32_t quiet = k - 1;
   if (quiet >= cfg.alpha_zero_periods) {
     alpha = 0;
-  } else if (quiet != 0) {
-    alpha = MulQ20(alpha, PowQ20(cfg.alpha_keep_q20, quiet));
+  } else {
+    // quiet < alpha_zero_periods = 2^J, so only table entries below J are used.
+    for (uint32_t j = 0; j < kAlphaPowTable && quiet != 0; ++j, quiet >>= 1) {
+      if (quiet & 1u) alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[j]);
+    }
   }
   s->alpha_q20 = alpha;
 }
@@ -364,7 +366,7 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
 inline Status Compile(const Params& p, Config* out) {
   const Status st = p.Validate();
   if (!st.ok()) return st;
-  Config c{};
+  Config& c = *out;  // filled in place: no second copy on a small stack
   const uint32_t max_mbps = p.rp_max_rate != 0 ? p.rp_max_rate : p.line_rate_mbps;
   c.max_kbps = max_mbps * kKbpsPerMbps;  // <= 1.6e9, validated
   c.min_kbps = p.rp_min_rate * kKbpsPerMbps;
@@ -379,15 +381,13 @@ inline Status Compile(const Params& p, Config* out) {
   c.alpha_keep_q20 = p.rp_dce_tcp_g << 10;  // /1024 -> Q20, exact
   c.alpha_g_q20 = kQ20One - c.alpha_keep_q20;
   c.alpha_init_q20 = p.rp_initial_alpha_value << 10;
-  // Smallest power of two 2^j with keep^(2^j) == 0 in Q20: beyond that many
-  // quiet periods alpha is exactly 0. Loop bound: 32.
+  // Table of keep^(2^j) by repeated squaring; J is the first j at which it
+  // is 0 in Q20: after 2^J quiet periods alpha is exactly 0. Loop bound: 31.
   uint32_t zero_periods = 0x80000000u;
   uint32_t sq = c.alpha_keep_q20;
-  for (uint32_t j = 0; j < 31; ++j) {
-    if (sq == 0) {
-      zero_periods = 1u << j;
-      break;
-    }
+  for (uint32_t j = 0; j < kAlphaPowTable; ++j) {
+    c.alpha_keep_pow_q20[j] = sq;
+    if (sq == 0 && zero_periods == 0x80000000u) zero_periods = 1u << j;
     sq = MulQ20(sq, sq);
   }
   c.alpha_zero_periods = zero_periods;
@@ -396,7 +396,6 @@ inline Status Compile(const Params& p, Config* out) {
   c.threshold = static_cast<uint8_t>(p.rp_threshold);
   c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
   c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
-  *out = c;
   return Status::Ok();
 }
 
@@ -438,9 +437,10 @@ inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
     a.timer_ns = s->timer_due_ns;
     return a;
   }
-  // Keeps every stored timestamp within the wrap horizon of `now`.
-  detail::AlphaCatchUp(cfg, s, now_ns);
-  if (ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns)
+  // Alpha is only read by a CNP, which catches up itself; here it is brought
+  // forward only to keep alpha_ts inside the wrap horizon of `now`.
+  if (ElapsedNs(now_ns, s->alpha_ts_ns) >= kRefreshNs) detail::AlphaCatchUp(cfg, s, now_ns);
+  if (!(s->flags & kRpCutOpen) && ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns)
     s->flags = static_cast<uint8_t>(s->flags | kRpCutOpen);
   Action a = detail::Increase(cfg, s, /*by_timer=*/true);
   if (s->flags & kRpActive) {
