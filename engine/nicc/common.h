@@ -19,12 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// Broken-invariant check. A build decides the policy by defining
-// NICC_ASSERT before including the engine; the default compiles to nothing
-// so that firmware pays nothing and never traps on bad input (bad input is
-// reported through Status, never through this macro).
+// Broken-invariant check. A build decides the policy: define NICC_ASSERT
+// itself before including the engine, or NICC_ASSERT_TRAP=1 to trap (test
+// builds do); the default compiles to nothing so that firmware pays nothing.
+// Bad input is reported through Status, never through this macro.
 #ifndef NICC_ASSERT
+#if defined(NICC_ASSERT_TRAP) && NICC_ASSERT_TRAP
+#define NICC_ASSERT(cond) ((cond) ? (void)0 : __builtin_trap())
+#else
 #define NICC_ASSERT(cond) ((void)0)
+#endif
 #endif
 
 namespace nicc {

@@ -292,6 +292,7 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
       if (quiet & 1u) alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[j]);
     }
   }
+  NICC_ASSERT(alpha <= kQ20One);
   s->alpha_q20 = alpha;
 }
 
@@ -304,6 +305,7 @@ inline Action Cut(const Config& cfg, RpState* s, TimeNs now) {
   // MulQ20 then a 32-bit shift: no 64-bit shift by a variable (a libgcc
   // call on 32-bit cores). dec <= rc * 1.0 / 2^(gd-10) <= rc.
   const uint32_t dec = MulQ20(rc, s->alpha_q20) >> cfg.cut_shift;
+  NICC_ASSERT(dec <= rc);
   uint32_t next = rc - dec;
   // floor(rc * pct / 100) in 32-bit steps: (rc / 100) * pct <= rc and
   // (rc % 100) * pct <= 9900.
@@ -343,6 +345,7 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
     const uint32_t step = lo > cfg.threshold ? cfg.hai_kbps : cfg.ai_kbps;
     s->rt_kbps = AddCapped(s->rt_kbps, step, cfg.max_kbps);
   }
+  NICC_ASSERT(s->rt_kbps <= cfg.max_kbps && s->rc_kbps <= cfg.max_kbps);
   s->rc_kbps = (s->rt_kbps + s->rc_kbps + 1u) >> 1;
   if (by_timer) {
     s->t_stage = SatInc(t);

@@ -1,0 +1,284 @@
+// nicc/hal/driver.h — the generic driver every backend runs: a fixed-capacity
+// flow table, and the dispatch of events to the configured congestion
+// control (none, DCQCN, HPCC, HPCC-PINT) and spray policy.
+//
+// The backend is a compile-time parameter (a facade, as in Pigweed): the
+// driver calls `backend->Apply(flow, action)` directly, with no virtual call,
+// so firmware pays nothing for the abstraction. What a backend must provide
+// is listed in backend.h.
+//
+//   struct MyNic { void Apply(nicc::hal::FlowId f, const nicc::Action& a); };
+//   static nicc::hal::DriverConfig cfg;           // Init() once, shared
+//   static nicc::hal::Driver<MyNic, 1024> drv;    // ~170 B per flow, no heap
+//   drv.Init(&cfg, &nic);
+//   nicc::hal::FlowId f;
+//   if (drv.Open(qpn, /*seed=*/qpn, &f).ok()) {
+//     uint16_t port = drv.SelectEv(f, now);       // UDP source port per packet
+//     drv.Deliver(f, nicc::hal::Event::Cnp(), now);  // -> nic.Apply(f, ...)
+//   }
+//
+// Capacity is a template parameter; a full table is reported (kFull), never
+// grown. Every handler does work bounded by compile-time constants (the INT
+// hop maximum, the EV count); only Find() scans the table.
+#ifndef NICC_HAL_DRIVER_H_
+#define NICC_HAL_DRIVER_H_
+
+#include "nicc/common.h"
+#include "nicc/dcqcn.h"
+#include "nicc/hal/event.h"
+#include "nicc/hpcc.h"
+#include "nicc/int_codec.h"
+#include "nicc/spray.h"
+
+namespace nicc {
+namespace hal {
+
+// Index of a flow in a driver's table. Stable from Open() to Close().
+using FlowId = uint16_t;
+constexpr FlowId kNoFlow = 0xFFFF;
+
+enum class CcKind : uint8_t {
+  kNone = 0,      // no congestion control: line rate, no window
+  kDcqcn = 1,     // rate-based, CNP-driven (dcqcn.h)
+  kHpcc = 2,      // window-based, INT-driven (hpcc.h)
+  kHpccPint = 3,  // HPCC with one encoded utilisation value per ACK (hpcc.h)
+};
+
+constexpr const char* CcKindName(CcKind k) {
+  switch (k) {
+    case CcKind::kNone: return "none";
+    case CcKind::kDcqcn: return "dcqcn";
+    case CcKind::kHpcc: return "hpcc";
+    case CcKind::kHpccPint: return "hpcc-pint";
+  }
+  return "?";
+}
+
+// Everything a driver needs to know, compiled once and shared by all flows.
+struct DriverConfig {
+  CcKind cc;
+  uint32_t line_rate_kbps;  // the rate of a flow without CC
+  dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
+  hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
+  spray::Config spray;      // path selection for every flow
+  spray::EcnRule ecn_rule;  // NSCC rule: ECN with low delay changes path
+  uint32_t base_rtt_ns;     // for the ECN rule's queueing-delay estimate
+};
+
+// Compiles the parts of a DriverConfig from their Params. Fields that the
+// chosen CC does not use are still validated, so a config is complete. The
+// first bad field is named in the status.
+inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
+                               const hpcc::Params& hpcc_params,
+                               const spray::Params& spray_params, const spray::EcnRule& rule,
+                               uint32_t base_rtt_ns, DriverConfig* out) {
+  if (static_cast<uint8_t>(cc) > static_cast<uint8_t>(CcKind::kHpccPint))
+    return Status::Error(StatusCode::kOutOfRange, "cc");
+  Status st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
+  if (!st.ok()) return st;
+  st = hpcc::Compile(hpcc_params, &out->hpcc);
+  if (!st.ok()) return st;
+  st = spray::Compile(spray_params, &out->spray);
+  if (!st.ok()) return st;
+  st = rule.Validate();
+  if (!st.ok()) return st;
+  if (base_rtt_ns > kTimeHorizonNs) return Status::Error(StatusCode::kOutOfRange, "base_rtt_ns");
+  out->cc = cc;
+  out->line_rate_kbps = dcqcn_params.line_rate_mbps * kKbpsPerMbps;
+  out->ecn_rule = rule;
+  out->base_rtt_ns = base_rtt_ns;
+  return Status::Ok();
+}
+
+// One flow's slot: sender CC state, spray state, receiver NP state.
+struct FlowSlot {
+  union Cc {
+    dcqcn::RpState dcqcn;
+    hpcc::State hpcc;
+  } cc;
+  spray::SprayState spray;
+  dcqcn::NpState np;
+  uint32_t key;          // the backend's own flow key (QP number, flow id)
+  uint32_t last_rtt_ns;  // newest RTT sample (ECN rule)
+  uint16_t last_ev;      // port of the last packet sent
+  uint8_t in_use;
+  uint8_t reserved;
+};
+
+template <class Backend, uint32_t kCapacity>
+class Driver {
+  static_assert(kCapacity >= 1 && kCapacity < kNoFlow, "capacity must fit a FlowId");
+
+ public:
+  static constexpr uint32_t kFlowCapacity = kCapacity;
+
+  // Binds the driver to a compiled config and a backend; empties the table.
+  // Both must outlive the driver.
+  void Init(const DriverConfig* cfg, Backend* backend) {
+    cfg_ = cfg;
+    backend_ = backend;
+    used_ = 0;
+    for (uint32_t i = 0; i < kCapacity; ++i) {
+      slots_[i].in_use = 0;
+      free_[i] = static_cast<FlowId>(kCapacity - 1 - i);
+    }
+    free_top_ = kCapacity;
+  }
+
+  // Takes a slot for a new flow. `seed` seeds its spray PRNG; `start_seq`
+  // is the flow's first sequence number (HPCC's first update point).
+  Status Open(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq = 0) {
+    if (free_top_ == 0) return Status::Error(StatusCode::kFull, "flow table");
+    const FlowId id = free_[--free_top_];
+    FlowSlot& s = slots_[id];
+    s = FlowSlot{};
+    s.key = key;
+    s.in_use = 1;
+    s.last_ev = 0;
+    switch (cfg_->cc) {
+      case CcKind::kDcqcn: dcqcn::RpInit(cfg_->dcqcn, &s.cc.dcqcn); break;
+      case CcKind::kHpcc:
+      case CcKind::kHpccPint: hpcc::Init(cfg_->hpcc, &s.cc.hpcc, start_seq); break;
+      case CcKind::kNone: break;
+    }
+    spray::Init(cfg_->spray, &s.spray, seed);
+    dcqcn::NpInit(&s.np);
+    ++used_;
+    *out = id;
+    return Status::Ok();
+  }
+
+  Status Close(FlowId id) {
+    if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
+    slots_[id].in_use = 0;
+    free_[free_top_++] = id;
+    --used_;
+    return Status::Ok();
+  }
+
+  // Slow path: finds an open flow by the backend's key (scans the table).
+  Status Find(uint32_t key, FlowId* out) const {
+    for (uint32_t i = 0; i < kCapacity; ++i) {
+      if (slots_[i].in_use && slots_[i].key == key) {
+        *out = static_cast<FlowId>(i);
+        return Status::Ok();
+      }
+    }
+    return Status::Error(StatusCode::kNotFound, "flow key");
+  }
+
+  // The UDP source port for the flow's next packet (the spray policy's
+  // choice). Returns 0 for an unknown flow.
+  uint16_t SelectEv(FlowId id, TimeNs now_ns) {
+    if (!Valid(id)) return 0;
+    FlowSlot& s = slots_[id];
+    s.last_ev = spray::Select(cfg_->spray, &s.spray, now_ns).ev;
+    return s.last_ev;
+  }
+
+  // Dispatches one event. The resulting action, if it asks for anything, is
+  // handed to the backend before this returns. Returns kNotFound for an
+  // unknown flow and the INT decoder's status for a malformed INT stack (the
+  // flow's state is then unchanged).
+  Status Deliver(FlowId id, const Event& e, TimeNs now_ns) {
+    if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
+    FlowSlot& s = slots_[id];
+    Action a = Action::None();
+    Status st = Status::Ok();
+    switch (e.kind) {
+      case EventKind::kTxDone:
+        if (cfg_->cc == CcKind::kDcqcn) a = dcqcn::RpOnTxBytes(cfg_->dcqcn, &s.cc.dcqcn, e.bytes, now_ns);
+        break;
+      case EventKind::kAck:
+        st = OnAck(&s, e, now_ns, &a);
+        break;
+      case EventKind::kNack:
+        if (e.ev != 0) spray::OnFeedback(cfg_->spray, &s.spray, e.ev, spray::Feedback::kNack, 0, now_ns);
+        break;
+      case EventKind::kTimeout:
+        if (e.ev != 0)
+          spray::OnFeedback(cfg_->spray, &s.spray, e.ev, spray::Feedback::kTimeout, 0, now_ns);
+        break;
+      case EventKind::kCnp:
+        a = OnCnp(&s, now_ns);
+        break;
+      case EventKind::kTimer:
+        if (cfg_->cc == CcKind::kDcqcn) a = dcqcn::RpOnTimer(cfg_->dcqcn, &s.cc.dcqcn, now_ns);
+        break;
+      case EventKind::kRxData:
+        a = dcqcn::NpOnPacket(cfg_->dcqcn, &s.np, e.ecn != 0, now_ns);
+        break;
+    }
+    if (a.flags != 0) backend_->Apply(id, a);
+    return st;
+  }
+
+  // The rate the flow should be paced at now (kb/s).
+  uint32_t RateKbps(FlowId id) const {
+    if (!Valid(id)) return 0;
+    switch (cfg_->cc) {
+      case CcKind::kDcqcn: return dcqcn::RpRateKbps(cfg_->dcqcn, slots_[id].cc.dcqcn);
+      case CcKind::kHpcc:
+      case CcKind::kHpccPint: return hpcc::RateKbps(cfg_->hpcc, slots_[id].cc.hpcc);
+      case CcKind::kNone: break;
+    }
+    return cfg_->line_rate_kbps;
+  }
+
+  // The flow's window in bytes; 0 = no window (rate-based CC or none).
+  uint32_t WindowBytes(FlowId id) const {
+    if (!Valid(id)) return 0;
+    if (cfg_->cc == CcKind::kHpcc || cfg_->cc == CcKind::kHpccPint)
+      return hpcc::WindowBytes(slots_[id].cc.hpcc);
+    return 0;
+  }
+
+  uint32_t size() const { return used_; }
+  bool Valid(FlowId id) const { return id < kCapacity && slots_[id].in_use; }
+  const FlowSlot& slot(FlowId id) const { return slots_[id]; }
+  const DriverConfig& config() const { return *cfg_; }
+
+ private:
+  Status OnAck(FlowSlot* s, const Event& e, TimeNs now_ns, Action* a) {
+    if (cfg_->cc == CcKind::kHpcc && e.int_stack != nullptr) {
+      IntStack stack;
+      const Status st = DecodeIntStack(e.int_stack, e.int_len, &stack);
+      if (!st.ok()) return st;  // malformed INT: nothing changes
+      *a = hpcc::OnAck(cfg_->hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, stack, now_ns);
+    } else if (cfg_->cc == CcKind::kHpccPint && e.has_pint) {
+      *a = hpcc::OnPintAck(cfg_->hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, e.pint_code, now_ns);
+    }
+    if (e.rtt_ns != 0) s->last_rtt_ns = e.rtt_ns;
+    if (e.ev != 0) {
+      const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
+      spray::OnFeedback(cfg_->spray, &s->spray, e.ev, kind, e.rtt_ns, now_ns);
+    }
+    return Status::Ok();
+  }
+
+  // DCQCN's CNP, through the NSCC rule: with the rule on and the newest RTT
+  // showing little queueing, the mark is blamed on the path of the last
+  // packet (the spray policy moves away from it) and the rate is kept.
+  Action OnCnp(FlowSlot* s, TimeNs now_ns) {
+    if (cfg_->cc != CcKind::kDcqcn) return Action::None();
+    const spray::EcnResponse r =
+        spray::ClassifyEcn(cfg_->ecn_rule, true, s->last_rtt_ns, cfg_->base_rtt_ns);
+    if (r == spray::EcnResponse::kChangePath && s->last_ev != 0) {
+      spray::OnFeedback(cfg_->spray, &s->spray, s->last_ev, spray::Feedback::kEcn, 0, now_ns);
+      return Action::None();
+    }
+    return dcqcn::RpOnCnp(cfg_->dcqcn, &s->cc.dcqcn, now_ns);
+  }
+
+  const DriverConfig* cfg_ = nullptr;
+  Backend* backend_ = nullptr;
+  uint32_t used_ = 0;
+  uint32_t free_top_ = 0;
+  FlowId free_[kCapacity];
+  FlowSlot slots_[kCapacity];
+};
+
+}  // namespace hal
+}  // namespace nicc
+
+#endif  // NICC_HAL_DRIVER_H_

@@ -1,0 +1,83 @@
+// nicc/hal/event.h — the events a backend delivers to the engine.
+//
+// A backend (firmware, ns-3, verbs host shim, vector runner) turns what it
+// sees into Event records and hands them to a Driver (driver.h) with the
+// current NIC time. One record type for every kind keeps the dispatch a
+// single switch; fields a kind does not use are ignored (leave them 0).
+//
+//   nicc::hal::Event e = nicc::hal::Event::Ack(/*seq=*/4096, snd_nxt, /*ecn=*/false, ev);
+//   e.int_stack = buf; e.int_len = len;          // HPCC: the INT stack
+//   driver.Deliver(flow, e, now_ns);
+//
+// Units: bytes, ns (32-bit NIC clock, see common.h), UDP source ports.
+#ifndef NICC_HAL_EVENT_H_
+#define NICC_HAL_EVENT_H_
+
+#include "nicc/common.h"
+
+namespace nicc {
+namespace hal {
+
+enum class EventKind : uint8_t {
+  kTxDone = 0,   // sender: `bytes` of this flow left the NIC
+  kAck = 1,      // sender: an ACK; seq, ecn, ev, rtt_ns, INT stack or PINT value
+  kNack = 2,     // sender: a NACK or trimmed-packet notice for a packet sent on ev
+  kCnp = 3,      // sender: a CNP for this flow
+  kTimer = 4,    // sender: the flow's timer (armed by an action) fired
+  kRxData = 5,   // receiver: a data packet of this flow arrived; ecn = CE mark
+  kTimeout = 6,  // sender: a retransmission timeout for a packet sent on ev
+};
+constexpr uint32_t kEventKindCount = 7;
+
+struct Event {
+  const uint8_t* int_stack;  // kAck (HPCC): INT stack bytes as on the wire, or nullptr
+  uint32_t bytes;            // kTxDone: bytes sent; kAck: bytes newly acknowledged
+  uint32_t seq;              // kAck: cumulative acknowledged sequence (bytes)
+  uint32_t snd_nxt;          // kAck: the next sequence the sender will send
+  uint32_t rtt_ns;           // kAck: RTT sample; 0 = none
+  uint16_t int_len;          // kAck: length of int_stack in bytes
+  uint16_t ev;               // kAck/kNack/kTimeout: UDP source port the packet used; 0 = unknown
+  EventKind kind;
+  uint8_t ecn;               // kAck: ECN-echo; kRxData: CE mark
+  uint8_t pint_code;         // kAck (HPCC-PINT): utilisation code (int_codec.h)
+  uint8_t has_pint;          // kAck: 1 when pint_code is present
+
+  static constexpr Event Of(EventKind k) { return Event{nullptr, 0, 0, 0, 0, 0, 0, k, 0, 0, 0}; }
+  static constexpr Event TxDone(uint32_t bytes) {
+    return Event{nullptr, bytes, 0, 0, 0, 0, 0, EventKind::kTxDone, 0, 0, 0};
+  }
+  // An ACK up to `seq`, sent on port `ev`, with the sender's next sequence.
+  static constexpr Event Ack(uint32_t seq, uint32_t snd_nxt, bool ecn, uint16_t ev) {
+    return Event{nullptr, 0, seq, snd_nxt, 0, 0, ev, EventKind::kAck, static_cast<uint8_t>(ecn), 0, 0};
+  }
+  static constexpr Event Nack(uint16_t ev) {
+    return Event{nullptr, 0, 0, 0, 0, 0, ev, EventKind::kNack, 0, 0, 0};
+  }
+  static constexpr Event Cnp() { return Of(EventKind::kCnp); }
+  static constexpr Event Timer() { return Of(EventKind::kTimer); }
+  static constexpr Event RxData(bool ce) {
+    return Event{nullptr, 0, 0, 0, 0, 0, 0, EventKind::kRxData, static_cast<uint8_t>(ce), 0, 0};
+  }
+  static constexpr Event Timeout(uint16_t ev) {
+    return Event{nullptr, 0, 0, 0, 0, 0, ev, EventKind::kTimeout, 0, 0, 0};
+  }
+};
+
+// Human-readable name of an event kind (tools, traces, vector files).
+constexpr const char* EventKindName(EventKind k) {
+  switch (k) {
+    case EventKind::kTxDone: return "tx";
+    case EventKind::kAck: return "ack";
+    case EventKind::kNack: return "nack";
+    case EventKind::kCnp: return "cnp";
+    case EventKind::kTimer: return "timer";
+    case EventKind::kRxData: return "rx";
+    case EventKind::kTimeout: return "timeout";
+  }
+  return "?";
+}
+
+}  // namespace hal
+}  // namespace nicc
+
+#endif  // NICC_HAL_EVENT_H_

@@ -1,0 +1,239 @@
+// Tests of the HAL driver (hal/nicc/hal/driver.h) with a recording backend:
+// the flow table's capacity and handles, dispatch of every event kind to the
+// configured CC and spray policy, the NSCC ECN rule, malformed INT input and
+// the clock helpers.
+#include "nicc/hal/driver.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "nicc/hal/backend.h"
+#include "nicc/hal/clock.h"
+
+namespace hal = nicc::hal;
+namespace dq = nicc::dcqcn;
+namespace sp = nicc::spray;
+
+namespace {
+
+struct Recorder {
+  struct Call {
+    hal::FlowId flow;
+    nicc::Action action;
+  };
+  std::vector<Call> calls;
+  void Apply(hal::FlowId flow, const nicc::Action& a) { calls.push_back({flow, a}); }
+};
+static_assert(hal::BackendCheck<Recorder>::value, "Recorder is a backend");
+
+hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits, bool ecn_rule) {
+  hal::DriverConfig cfg{};
+  sp::EcnRule rule = sp::EcnRule::Defaults();
+  rule.change_path_on_low_delay = ecn_rule ? 1 : 0;
+  const nicc::Status st =
+      hal::InitDriverConfig(cc, dq::Params::Mlx5(100000), nicc::hpcc::Params::HpccPaper(),
+                            sp::Params::Defaults(policy, ev_bits, 0x12345), rule, 8000, &cfg);
+  EXPECT_TRUE(st.ok()) << (st.field ? st.field : "");
+  return cfg;
+}
+
+TEST(HalDriver, TableCapacityHandlesAndFind) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
+  Recorder rec;
+  hal::Driver<Recorder, 4> drv;
+  drv.Init(&cfg, &rec);
+  hal::FlowId ids[4];
+  for (uint32_t i = 0; i < 4; ++i) ASSERT_TRUE(drv.Open(100 + i, i, &ids[i]).ok());
+  EXPECT_EQ(drv.size(), 4u);
+  hal::FlowId extra;
+  const nicc::Status full = drv.Open(200, 0, &extra);
+  EXPECT_EQ(full.code, nicc::StatusCode::kFull);
+  hal::FlowId found;
+  ASSERT_TRUE(drv.Find(102, &found).ok());
+  EXPECT_EQ(found, ids[2]);
+  EXPECT_EQ(drv.Find(999, &found).code, nicc::StatusCode::kNotFound);
+  ASSERT_TRUE(drv.Close(ids[1]).ok());
+  EXPECT_EQ(drv.Close(ids[1]).code, nicc::StatusCode::kNotFound) << "double close";
+  EXPECT_EQ(drv.Deliver(ids[1], hal::Event::Cnp(), 0).code, nicc::StatusCode::kNotFound);
+  EXPECT_EQ(drv.Deliver(hal::kNoFlow, hal::Event::Cnp(), 0).code, nicc::StatusCode::kNotFound);
+  ASSERT_TRUE(drv.Open(300, 0, &extra).ok()) << "a closed slot is reused";
+  EXPECT_EQ(extra, ids[1]);
+  EXPECT_TRUE(rec.calls.empty());
+}
+
+TEST(HalDriver, DcqcnEventsReachTheEngineAndActionsTheBackend) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
+  Recorder rec;
+  static hal::Driver<Recorder, 8> drv;
+  drv.Init(&cfg, &rec);
+  hal::FlowId f;
+  ASSERT_TRUE(drv.Open(7, 1, &f).ok());
+  EXPECT_EQ(drv.RateKbps(f), 100000000u);
+  EXPECT_EQ(drv.WindowBytes(f), 0u);
+  // An idle flow's tx reports produce nothing.
+  EXPECT_TRUE(drv.Deliver(f, hal::Event::TxDone(4096), 10).ok());
+  EXPECT_TRUE(rec.calls.empty());
+  // CNP: the same action the engine computes directly.
+  dq::RpState ref;
+  dq::RpInit(cfg.dcqcn, &ref);
+  const nicc::Action want = dq::RpOnCnp(cfg.dcqcn, &ref, 1000);
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::Cnp(), 1000).ok());
+  ASSERT_EQ(rec.calls.size(), 1u);
+  EXPECT_EQ(rec.calls[0].flow, f);
+  EXPECT_EQ(rec.calls[0].action.flags, want.flags);
+  EXPECT_EQ(rec.calls[0].action.rate_kbps, want.rate_kbps);
+  EXPECT_EQ(rec.calls[0].action.timer_ns, want.timer_ns);
+  EXPECT_EQ(drv.RateKbps(f), want.rate_kbps);
+  // Timer at its deadline: an increase and a re-arm.
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::Timer(), want.timer_ns).ok());
+  ASSERT_EQ(rec.calls.size(), 2u);
+  EXPECT_TRUE(rec.calls[1].action.Has(nicc::kActSetRate));
+  EXPECT_TRUE(rec.calls[1].action.Has(nicc::kActArmTimer));
+  EXPECT_GT(rec.calls[1].action.rate_kbps, want.rate_kbps);
+  // Byte counter through TxDone.
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::TxDone(32767), want.timer_ns + 10).ok());
+  ASSERT_EQ(rec.calls.size(), 3u);
+  EXPECT_TRUE(rec.calls[2].action.Has(nicc::kActSetRate));
+}
+
+TEST(HalDriver, ReceiverSendsPacedCnps) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
+  Recorder rec;
+  hal::Driver<Recorder, 2> drv;
+  drv.Init(&cfg, &rec);
+  hal::FlowId f;
+  ASSERT_TRUE(drv.Open(1, 1, &f).ok());
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(false), 0).ok());
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(true), 100).ok());
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(true), 200).ok());   // paced (4 us)
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(true), 4100).ok());
+  ASSERT_EQ(rec.calls.size(), 2u);
+  EXPECT_EQ(rec.calls[0].action.flags, nicc::kActSendCnp);
+  EXPECT_EQ(rec.calls[1].action.flags, nicc::kActSendCnp);
+}
+
+TEST(HalDriver, SprayPortsFollowThePolicy) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kNone, sp::Policy::kOps, 3, false);
+  Recorder rec;
+  hal::Driver<Recorder, 2> drv;
+  drv.Init(&cfg, &rec);
+  hal::FlowId f;
+  ASSERT_TRUE(drv.Open(1, 42, &f).ok());
+  for (int round = 0; round < 4; ++round) {
+    std::set<uint16_t> ports;
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t p = drv.SelectEv(f, static_cast<uint32_t>(round * 8 + i));
+      EXPECT_GE(p, 0xC000u);
+      ports.insert(p);
+    }
+    EXPECT_EQ(ports.size(), 8u) << "OPS: each of 8 ports once per round";
+  }
+  EXPECT_EQ(drv.SelectEv(hal::kNoFlow, 0), 0u);
+  EXPECT_EQ(drv.RateKbps(f), 100000000u) << "no CC: line rate";
+}
+
+// NSCC rule: a CNP while the newest RTT shows little queueing moves the flow
+// off the last port (bitmap penalty) and keeps the rate; with the rule off,
+// or with a high RTT, the CNP cuts.
+TEST(HalDriver, EcnWithLowDelayChangesPathInsteadOfCutting) {
+  for (bool rule_on : {true, false}) {
+    for (uint32_t rtt : {9000u, 30000u}) {  // base 8 us: 1 us vs 22 us of queueing
+      SCOPED_TRACE(testing::Message() << "rule " << rule_on << " rtt " << rtt);
+      const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kBitmap, 3, rule_on);
+      Recorder rec;
+      hal::Driver<Recorder, 2> drv;
+      drv.Init(&cfg, &rec);
+      hal::FlowId f;
+      ASSERT_TRUE(drv.Open(1, 5, &f).ok());
+      const uint16_t port = drv.SelectEv(f, 0);
+      hal::Event ack = hal::Event::Ack(1000, 2000, false, port);
+      ack.rtt_ns = rtt;
+      ASSERT_TRUE(drv.Deliver(f, ack, 10).ok());
+      ASSERT_TRUE(drv.Deliver(f, hal::Event::Cnp(), 20).ok());
+      const uint32_t idx = static_cast<uint32_t>(sp::EvIndex(cfg.spray, port));
+      const bool change_path = rule_on && rtt == 9000u;
+      if (change_path) {
+        EXPECT_TRUE(rec.calls.empty()) << "rate kept";
+        EXPECT_EQ(drv.RateKbps(f), 100000000u);
+        EXPECT_EQ(sp::BitmapPenalty(drv.slot(f).spray.bitmap, idx), cfg.spray.bitmap_ecn_penalty);
+      } else {
+        ASSERT_EQ(rec.calls.size(), 1u);
+        EXPECT_LT(drv.RateKbps(f), 100000000u) << "cut";
+        EXPECT_EQ(sp::BitmapPenalty(drv.slot(f).spray.bitmap, idx), 0u);
+      }
+    }
+  }
+}
+
+TEST(HalDriver, HpccAckWithIntSetsWindowAndMalformedIntChangesNothing) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpcc, sp::Policy::kEcmp, 0, false);
+  Recorder rec;
+  hal::Driver<Recorder, 2> drv;
+  drv.Init(&cfg, &rec);
+  hal::FlowId f;
+  ASSERT_TRUE(drv.Open(1, 1, &f, /*start_seq=*/0).ok());
+  const uint32_t w0 = drv.WindowBytes(f);
+  EXPECT_GT(w0, 0u);
+  // Two ACKs over one 100G hop with a standing queue: the second measures U
+  // from the first's history and sets window and rate.
+  uint8_t buf[64];
+  size_t len = 0;
+  uint32_t seq = 0;
+  for (uint32_t i = 0; i < 2; ++i) {
+    nicc::IntStack st{};
+    st.hop_count = 1;
+    st.mult_log2 = 0;
+    // 12.5 KB per us at 100 Gb/s: tx advances at line rate, queue 100 KB.
+    st.hops[0] = nicc::IntHop::Make(3, 1000 + i * 13000, (i * 13000 * 125 / 10) / 128, 100000 / 80);
+    ASSERT_TRUE(nicc::EncodeIntStack(st, buf, sizeof buf, &len).ok());
+    seq += 20000;
+    hal::Event ack = hal::Event::Ack(seq, seq + 100000, false, 0);
+    ack.int_stack = buf;
+    ack.int_len = static_cast<uint16_t>(len);
+    ASSERT_TRUE(drv.Deliver(f, ack, 1000 + i * 13000).ok());
+  }
+  ASSERT_FALSE(rec.calls.empty());
+  const nicc::Action& a = rec.calls.back().action;
+  EXPECT_TRUE(a.Has(nicc::kActSetWindow));
+  EXPECT_TRUE(a.Has(nicc::kActSetRate));
+  EXPECT_LT(a.window_bytes, w0) << "U > eta: the window shrinks";
+  EXPECT_EQ(drv.WindowBytes(f), a.window_bytes);
+  // A truncated stack is refused with the codec's status; nothing applied.
+  const size_t n = rec.calls.size();
+  const hal::FlowSlot before = drv.slot(f);
+  hal::Event bad = hal::Event::Ack(seq + 1000, seq + 200000, false, 0);
+  bad.int_stack = buf;
+  bad.int_len = static_cast<uint16_t>(len - 1);
+  EXPECT_EQ(drv.Deliver(f, bad, 30000).code, nicc::StatusCode::kTruncated);
+  EXPECT_EQ(rec.calls.size(), n);
+  EXPECT_EQ(drv.slot(f).cc.hpcc.w_q4, before.cc.hpcc.w_q4);
+}
+
+TEST(HalDriver, InitDriverConfigNamesTheBadField) {
+  hal::DriverConfig cfg{};
+  dq::Params d = dq::Params::Mlx5(100000);
+  d.rp_time_reset = 0;
+  nicc::Status st = hal::InitDriverConfig(hal::CcKind::kDcqcn, d, nicc::hpcc::Params::HpccPaper(),
+                                          sp::Params::Defaults(sp::Policy::kOps, 3, 1),
+                                          sp::EcnRule::Defaults(), 8000, &cfg);
+  ASSERT_FALSE(st.ok());
+  EXPECT_STREQ(st.field, "rp_time_reset");
+  st = hal::InitDriverConfig(static_cast<hal::CcKind>(9), dq::Params::Mlx5(100000),
+                             nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kOps, 3, 1),
+                             sp::EcnRule::Defaults(), 8000, &cfg);
+  EXPECT_STREQ(st.field, "cc");
+}
+
+TEST(HalClock, UnwrapLiftsDeadlinesNextToTheReference) {
+  const uint64_t ref = 5ull * (1ull << 32) + 100;  // five wraps in
+  EXPECT_EQ(hal::ToNicTime(ref), 100u);
+  EXPECT_EQ(hal::Unwrap(hal::ToNicTime(ref + 300000), ref), ref + 300000);
+  EXPECT_EQ(hal::Unwrap(static_cast<nicc::TimeNs>(100u - 50u), ref), ref - 50);  // just behind
+  const uint64_t near_wrap = (1ull << 32) - 10;
+  EXPECT_EQ(hal::Unwrap(hal::ToNicTime(near_wrap + 1000), near_wrap), near_wrap + 1000);
+  EXPECT_EQ(hal::Unwrap(0xFFFFFF00u, 10), 0u) << "never below zero";
+}
+
+}  // namespace
