@@ -39,8 +39,7 @@ TEST(OpsStats, HundredThousandSelectionsAreExactlyBalanced) {
       sp::SprayState st;
       sp::Init(cfg, &st, seed);
       std::vector<uint32_t> count(n, 0);
-      for (uint32_t i = 0; i < kSelections; ++i)
-        ++count[Idx(cfg, sp::Select(cfg, &st, i).ev)];
+      for (uint32_t i = 0; i < kSelections; ++i) ++count[Idx(cfg, sp::Select(cfg, &st, i).ev)];
       // Every complete round gives each EV one packet; the last, partial
       // round gives kSelections mod n EVs one more.
       const uint32_t base = kSelections / n;
@@ -69,11 +68,12 @@ TEST(BitmapStats, WithoutFeedbackBitmapIsOps) {
 
 // ACK-clocked flow: `window` packets in flight; the feedback of the oldest
 // arrives, then the next packet is sent. Packets on EV `bad` come back as
-// `bad_kind`, the rest clean. Returns the share of packets sent on `bad`
-// after `warmup` packets.
+// `bad_kind`, the rest clean; the feedback of `lost_pct`% of packets (drawn
+// at random) never arrives, so REPS' cache runs dry that often and it must
+// explore. Returns the share of packets sent on `bad` after `warmup`.
 double BadShare(const sp::Config& cfg, uint32_t seed, uint32_t bad, Feedback bad_kind,
-                uint32_t window, uint32_t packets, uint32_t warmup,
-                std::vector<uint32_t>* per_ev = nullptr) {
+                uint32_t window, uint32_t packets, uint32_t warmup, uint32_t lost_pct = 0) {
+  uint32_t loss_rng = nicc::PrngSeed(seed + 1000u);
   sp::SprayState st;
   sp::Init(cfg, &st, seed);
   std::deque<uint16_t> in_flight;
@@ -85,28 +85,38 @@ double BadShare(const sp::Config& cfg, uint32_t seed, uint32_t bad, Feedback bad
       const uint16_t port = in_flight.front();
       in_flight.pop_front();
       const Feedback kind = Idx(cfg, port) == bad ? bad_kind : Feedback::kGood;
-      sp::OnFeedback(cfg, &st, port, kind, 8000, now);
+      if (nicc::PrngNext(&loss_rng) % 100u >= lost_pct)
+        sp::OnFeedback(cfg, &st, port, kind, 8000, now);
     }
     const uint16_t port = sp::Select(cfg, &st, now).ev;
     in_flight.push_back(port);
-    const uint32_t idx = Idx(cfg, port);
-    if (i >= warmup) {
-      if (idx == bad) ++on_bad;
-      if (per_ev) ++(*per_ev)[idx];
-    }
+    if (i >= warmup && Idx(cfg, port) == bad) ++on_bad;
   }
   return static_cast<double>(on_bad) / (packets - warmup);
 }
 
 TEST(RepsStats, OneBadPathOfEightGetsUnderFivePercent) {
+  // 10^5 packets, the first 10^4 are warm-up. Without lost feedback the
+  // cache never runs dry once the bad EV has left it: 0 after warm-up.
+  // With lost feedback, every loss and every bad packet's feedback is an
+  // exploration, 1 in 8 of them on the bad EV: share = (lost + share) / 8,
+  // so about lost / 7 (2.9% at 20% lost).
   const sp::Config cfg = C(Policy::kReps, 3);
   for (Feedback kind : {Feedback::kEcn, Feedback::kNack}) {
-    for (uint32_t window : {4u, 16u, 64u}) {
-      for (uint32_t seed : {1u, 42u, 977u}) {
-        const double share = BadShare(cfg, seed, 5, kind, window, kSelections, 10000);
-        std::printf("reps 1-of-8 bad (%s) window %2u seed %3u: %.4f%% on the bad EV\n",
-                    kind == Feedback::kEcn ? "ecn " : "nack", window, seed, 100.0 * share);
-        EXPECT_LT(share, 0.05) << "window " << window << " seed " << seed;
+    for (uint32_t lost_pct : {0u, 10u, 20u}) {
+      for (uint32_t window : {4u, 16u, 64u}) {
+        for (uint32_t seed : {1u, 42u}) {
+          const double share = BadShare(cfg, seed, 5, kind, window, kSelections, 10000, lost_pct);
+          std::printf("reps 1-of-8 bad (%s) lost %2u%% window %2u seed %2u: %.3f%% on the bad EV\n",
+                      kind == Feedback::kEcn ? "ecn " : "nack", lost_pct, window, seed,
+                      100.0 * share);
+          EXPECT_LT(share, 0.05) << "lost " << lost_pct << " window " << window << " seed " << seed;
+          if (lost_pct == 0) {
+            EXPECT_EQ(share, 0.0);
+          } else {
+            EXPECT_NEAR(share, lost_pct / 700.0, lost_pct / 700.0 * 0.1);
+          }
+        }
       }
     }
   }
@@ -181,8 +191,7 @@ TEST(PlbStats, RepathTargetsAreUniformOverTheOthers) {
     for (uint32_t to = 0; to < 8; ++to) total += moves[from * 8 + to];
     for (uint32_t to = 0; to < 8; ++to) {
       if (to == from) continue;
-      EXPECT_NEAR(moves[from * 8 + to], total / 7.0, total / 7.0 * 0.15)
-          << from << "->" << to;
+      EXPECT_NEAR(moves[from * 8 + to], total / 7.0, total / 7.0 * 0.15) << from << "->" << to;
     }
   }
 }

@@ -32,7 +32,9 @@ sp::Config C(const sp::Params& p) {
   return cfg;
 }
 
-sp::Config C(Policy policy, uint32_t ev_bits) { return C(P(policy, ev_bits)); }
+sp::Config C(Policy policy, uint32_t ev_bits) {
+  return C(P(policy, ev_bits));
+}
 
 uint32_t Idx(const sp::Config& cfg, uint16_t port) {
   const int32_t i = sp::EvIndex(cfg, port);
@@ -137,28 +139,41 @@ TEST(SprayParams, DefaultsValidForEveryPolicy) {
 
 TEST(SprayParams, ValidateNamesTheField) {
   const BadCase cases[] = {
-      {"policy", StatusCode::kOutOfRange, [](sp::Params* p) { p->policy = static_cast<Policy>(6); }},
+      {"policy", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->policy = static_cast<Policy>(6); }},
       {"ev_bits", StatusCode::kOutOfRange, [](sp::Params* p) { p->ev_bits = 9; }},
       {"ev_bits", StatusCode::kUnsupported,
-       [](sp::Params* p) { p->policy = Policy::kBitmap; p->ev_bits = 7; }},
+       [](sp::Params* p) {
+         p->policy = Policy::kBitmap;
+         p->ev_bits = 7;
+       }},
       {"ev_bits", StatusCode::kUnsupported,
-       [](sp::Params* p) { p->policy = Policy::kDlb; p->ev_bits = 5; }},
+       [](sp::Params* p) {
+         p->policy = Policy::kDlb;
+         p->ev_bits = 5;
+       }},
       {"flow_label", StatusCode::kOutOfRange, [](sp::Params* p) { p->flow_label = 0x100000; }},
       {"base_port", StatusCode::kOutOfRange, [](sp::Params* p) { p->base_port = 0xBFF0; }},
       {"base_port", StatusCode::kOutOfRange, [](sp::Params* p) { p->base_port = 0x10000; }},
       {"base_port", StatusCode::kInconsistent, [](sp::Params* p) { p->base_port = 0xC001; }},
-      {"bitmap_ecn_penalty", StatusCode::kOutOfRange, [](sp::Params* p) { p->bitmap_ecn_penalty = 16; }},
-      {"bitmap_nack_penalty", StatusCode::kOutOfRange, [](sp::Params* p) { p->bitmap_nack_penalty = 16; }},
+      {"bitmap_ecn_penalty", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->bitmap_ecn_penalty = 16; }},
+      {"bitmap_nack_penalty", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->bitmap_nack_penalty = 16; }},
       {"reps_max_reuse", StatusCode::kZero, [](sp::Params* p) { p->reps_max_reuse = 0; }},
       {"reps_max_reuse", StatusCode::kOutOfRange, [](sp::Params* p) { p->reps_max_reuse = 4; }},
-      {"reps_freeze_us", StatusCode::kOutOfRange, [](sp::Params* p) { p->reps_freeze_us = 2200000; }},
+      {"reps_freeze_us", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->reps_freeze_us = 2200000; }},
       {"plb_rehash_rounds", StatusCode::kZero, [](sp::Params* p) { p->plb_rehash_rounds = 0; }},
-      {"plb_rehash_rounds", StatusCode::kOutOfRange, [](sp::Params* p) { p->plb_rehash_rounds = 256; }},
+      {"plb_rehash_rounds", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->plb_rehash_rounds = 256; }},
       {"plb_idle_rehash_rounds", StatusCode::kInconsistent,
        [](sp::Params* p) { p->plb_idle_rehash_rounds = 13; }},
       {"plb_cong_thresh_pct", StatusCode::kZero, [](sp::Params* p) { p->plb_cong_thresh_pct = 0; }},
-      {"plb_cong_thresh_pct", StatusCode::kOutOfRange, [](sp::Params* p) { p->plb_cong_thresh_pct = 101; }},
-      {"plb_suspend_us", StatusCode::kOutOfRange, [](sp::Params* p) { p->plb_suspend_us = 2200000; }},
+      {"plb_cong_thresh_pct", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->plb_cong_thresh_pct = 101; }},
+      {"plb_suspend_us", StatusCode::kOutOfRange,
+       [](sp::Params* p) { p->plb_suspend_us = 2200000; }},
       {"dlb_gain_shift", StatusCode::kZero, [](sp::Params* p) { p->dlb_gain_shift = 0; }},
       {"dlb_gain_shift", StatusCode::kOutOfRange, [](sp::Params* p) { p->dlb_gain_shift = 8; }},
       {"dlb_rtt_shift", StatusCode::kOutOfRange, [](sp::Params* p) { p->dlb_rtt_shift = 17; }},
@@ -527,13 +542,15 @@ TEST(Plb, HalfMarkedIsCongestedLessIsNot) {
   sp::PlbState s;
   // 4 of 8 marked: congested -> repath at the end of the first round.
   sp::PlbInit(cfg, &s, 5);
-  EXPECT_EQ(PlbBusyFeedbacksToRepath(cfg, &s, 8, 8,
-                                     [](uint32_t fb) { return fb % 2 ? Feedback::kNack : Feedback::kGood; }),
-            8u);
+  EXPECT_EQ(
+      PlbBusyFeedbacksToRepath(
+          cfg, &s, 8, 8, [](uint32_t fb) { return fb % 2 ? Feedback::kNack : Feedback::kGood; }),
+      8u);
   // 3 of 8: not congested.
   sp::PlbInit(cfg, &s, 5);
-  EXPECT_EQ(PlbBusyFeedbacksToRepath(cfg, &s, 8, 64,
-                                     [](uint32_t fb) { return fb % 8 < 3 ? Feedback::kEcn : Feedback::kGood; }),
+  EXPECT_EQ(PlbBusyFeedbacksToRepath(
+                cfg, &s, 8, 64,
+                [](uint32_t fb) { return fb % 8 < 3 ? Feedback::kEcn : Feedback::kGood; }),
             0u);
 }
 
@@ -751,7 +768,7 @@ TEST(EcnRule, LowDelayMarksChangePath) {
   EXPECT_EQ(sp::ClassifyEcn(on, true, 14000, 10000), sp::EcnResponse::kChangePath);  // == threshold
   EXPECT_EQ(sp::ClassifyEcn(on, true, 14001, 10000), sp::EcnResponse::kCutRate);
   EXPECT_EQ(sp::ClassifyEcn(on, true, 9000, 10000), sp::EcnResponse::kChangePath);  // below base
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 0, 10000), sp::EcnResponse::kCutRate);  // no sample
+  EXPECT_EQ(sp::ClassifyEcn(on, true, 0, 10000), sp::EcnResponse::kCutRate);        // no sample
   sp::EcnRule off = on;
   off.change_path_on_low_delay = 0;
   EXPECT_EQ(sp::ClassifyEcn(off, true, 12000, 10000), sp::EcnResponse::kCutRate);
@@ -783,23 +800,44 @@ TEST(Dispatch, MatchesThePerPolicyFunctions) {
       ASSERT_EQ(act.flags, nicc::kActUseEv);
       uint16_t direct = 0;
       switch (policy) {
-        case Policy::kEcmp: direct = sp::EcmpSelect(cfg, &b.ecmp); break;
-        case Policy::kOps: direct = sp::OpsSelect(cfg, &b.ops); break;
-        case Policy::kBitmap: direct = sp::BitmapSelect(cfg, &b.bitmap); break;
-        case Policy::kReps: direct = sp::RepsSelect(cfg, &b.reps, now); break;
-        case Policy::kPlb: direct = sp::PlbSelect(cfg, &b.plb); break;
-        case Policy::kDlb: direct = sp::DlbSelect(cfg, &b.dlb); break;
+        case Policy::kEcmp:
+          direct = sp::EcmpSelect(cfg, &b.ecmp);
+          break;
+        case Policy::kOps:
+          direct = sp::OpsSelect(cfg, &b.ops);
+          break;
+        case Policy::kBitmap:
+          direct = sp::BitmapSelect(cfg, &b.bitmap);
+          break;
+        case Policy::kReps:
+          direct = sp::RepsSelect(cfg, &b.reps, now);
+          break;
+        case Policy::kPlb:
+          direct = sp::PlbSelect(cfg, &b.plb);
+          break;
+        case Policy::kDlb:
+          direct = sp::DlbSelect(cfg, &b.dlb);
+          break;
       }
       ASSERT_EQ(act.ev, direct) << "policy " << pol << " packet " << i;
       const auto kind = static_cast<Feedback>((i * 7) % 5 == 0 ? 1 : (i % 31 == 0 ? 3 : 0));
       sp::OnFeedback(cfg, &a, act.ev, kind, 9000, now);
       switch (policy) {
         case Policy::kEcmp:
-        case Policy::kOps: break;
-        case Policy::kBitmap: sp::BitmapOnFeedback(cfg, &b.bitmap, act.ev, kind); break;
-        case Policy::kReps: sp::RepsOnFeedback(cfg, &b.reps, act.ev, kind, now); break;
-        case Policy::kPlb: sp::PlbOnFeedback(cfg, &b.plb, kind, now); break;
-        case Policy::kDlb: sp::DlbOnFeedback(cfg, &b.dlb, act.ev, kind, 9000); break;
+        case Policy::kOps:
+          break;
+        case Policy::kBitmap:
+          sp::BitmapOnFeedback(cfg, &b.bitmap, act.ev, kind);
+          break;
+        case Policy::kReps:
+          sp::RepsOnFeedback(cfg, &b.reps, act.ev, kind, now);
+          break;
+        case Policy::kPlb:
+          sp::PlbOnFeedback(cfg, &b.plb, kind, now);
+          break;
+        case Policy::kDlb:
+          sp::DlbOnFeedback(cfg, &b.dlb, act.ev, kind, 9000);
+          break;
       }
     }
     EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "policy " << pol;

@@ -20,7 +20,7 @@
 //   d_i   = ts_i - old.ts_i                    (24-bit wrap, ns)
 //   tx_i  = (txBytes_i - old.txBytes_i) / d_i  (20-bit wrap)
 //   u_i   = min(qlen_i, old.qlen_i) / (B_i T) + tx_i / B_i
-//   u, d  = u_i, d_i of the first hop with the largest u_i
+//   u, d  = u_i, d_i of the hop with the largest u_i (ties: the later hop)
 //   U     = U (1 - tau/T) + u tau/T,  tau = min(d, T)
 //   if U >= eta or stage >= maxStage:  W = Wc / (U / eta) + W_AI   (stage -> 0)
 //   else                               W = Wc + W_AI               (stage -> stage+1)
@@ -119,7 +119,7 @@ struct Config {
   uint32_t eta_q20;        // eta, Q20
   uint32_t t_ns;           // T
   uint32_t inv_t_q40;      // 2^40 / T (rounded; <= 2^30.1 for T >= 1 us)
-  uint32_t rate_k_q23;     // rate_kbps = W_q4 * rate_k_q23 >> 23 (= W / T)
+  uint64_t rate_k_q32;     // rate_kbps = W_q4 * rate_k_q32 >> 32 (= W / T); < 2^41
   uint32_t history_ns;     // history timeout
   HopK k[kIntRateCodeCount];  // per rate code (index 0 unused)
   uint8_t max_stage;
@@ -214,8 +214,8 @@ inline Status Compile(const Params& p, Config* out) {
   c.eta_q20 = static_cast<uint32_t>(((static_cast<uint64_t>(p.eta_ppm) << 20) + kPpmOne / 2) / kPpmOne);
   c.t_ns = p.base_rtt_ns;
   c.inv_t_q40 = static_cast<uint32_t>(((uint64_t{1} << 40) + t / 2) / t);  // <= 2^30.1
-  // W_q4 / 16 bytes per T ns = W_q4 * 5e5 / T kb/s. 5e5 * 2^23 / 1000 < 2^32.
-  c.rate_k_q23 = static_cast<uint32_t>(((uint64_t{500000} << 23) + t / 2) / t);
+  // W_q4 / 16 bytes per T ns = W_q4 * 5e5 / T kb/s. 5e5 * 2^32 / 1000 < 2^41.
+  c.rate_k_q32 = ((uint64_t{500000} << 32) + t / 2) / t;
   c.history_ns = p.history_timeout_us * 1000u;  // < 2^23
   for (uint32_t code = 1; code < kIntRateCodeCount; ++code) {
     const uint64_t gbps = IntRateGbps(code);
@@ -243,9 +243,9 @@ inline uint32_t WindowBytes(const State& s) {
 }
 
 inline uint32_t RateKbps(const Config& cfg, const State& s) {
-  // W_q4 * rate_k <= (16 * B_kbps * T / 8e6) * (5e5 * 2^23 / T) = B_kbps * 2^23
-  // <= 2^53.6; the result <= line rate.
-  return static_cast<uint32_t>((static_cast<uint64_t>(s.w_q4) * cfg.rate_k_q23) >> 23);
+  // W_q4 * rate_k <= (16 * B_kbps * T / 8e6) * (5e5 * 2^32 / T) = B_kbps * 2^32
+  // <= 2^62.6 (W <= BDP); the result, rounded, is the line rate at most.
+  return static_cast<uint32_t>((s.w_q4 * cfg.rate_k_q32 + (uint64_t{1} << 31)) >> 32);
 }
 
 namespace detail {
@@ -347,7 +347,7 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
   }
   if (i != n) return detail::ResetHistory(s, int_stack, n, now_ns);  // path change
   if (best_d == 0) return Action::None();  // no hop's clock advanced
-  best_x <<= m;  // the multiplier: <= d 2^18 again
+  best_x *= 1u << m;  // the multiplier (a multiply: no 64-bit shift call on rv32); <= d 2^18
 
   uint32_t u = s->u_q20;
   if (best_d < cfg.t_ns) {
@@ -358,7 +358,8 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
     if (best_x >= ud) {
       u += static_cast<uint32_t>(((best_x - ud) * cfg.inv_t_q40 + (uint64_t{1} << 31)) >> 32);
     } else {
-      u -= static_cast<uint32_t>(((ud - best_x) * cfg.inv_t_q40 + (uint64_t{1} << 31)) >> 32);
+      const uint32_t dec = static_cast<uint32_t>(((ud - best_x) * cfg.inv_t_q40 + (uint64_t{1} << 31)) >> 32);
+      u -= MinU32(dec, u);  // dec <= U d/T < U but for rounding
     }
   } else {
     // tau = T: U = u = x / d. x << 8 < 2^49; the quotient <= 2^26.

@@ -49,7 +49,9 @@ inline uint32_t PrngNext(uint32_t* x) {
 
 // The top 8 bits of an output: the bits the engine draws EV indices from
 // (xorshift's high bits are better mixed than its low ones).
-constexpr uint32_t PrngByte(uint32_t r) { return r >> 24; }
+constexpr uint32_t PrngByte(uint32_t r) {
+  return r >> 24;
+}
 
 }  // namespace nicc
 

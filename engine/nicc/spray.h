@@ -43,16 +43,16 @@ namespace spray {
 // Constants: capacities and fixed rules.
 // ---------------------------------------------------------------------------
 
-constexpr uint32_t kMaxEvBits = 8;              // <= 256 EVs: indices fit a byte
-constexpr uint32_t kBitmapMaxEvBits = 6;        // 64 EVs x 4-bit penalty = 32 B
+constexpr uint32_t kMaxEvBits = 8;        // <= 256 EVs: indices fit a byte
+constexpr uint32_t kBitmapMaxEvBits = 6;  // 64 EVs x 4-bit penalty = 32 B
 constexpr uint32_t kBitmapMaxEvs = 1u << kBitmapMaxEvBits;
-constexpr uint32_t kBitmapMaxPenalty = 15;      // 4-bit penalty; a timeout sets it
-constexpr uint32_t kDlbMaxEvBits = 4;           // 16 EVs x 3 B of EWMAs = 48 B
+constexpr uint32_t kBitmapMaxPenalty = 15;  // 4-bit penalty; a timeout sets it
+constexpr uint32_t kDlbMaxEvBits = 4;       // 16 EVs x 3 B of EWMAs = 48 B
 constexpr uint32_t kDlbMaxEvs = 1u << kDlbMaxEvBits;
-constexpr uint32_t kRepsRing = 8;               // cached EVs (REPS' buffer size)
-constexpr uint32_t kRepsMaxReuse = 3;           // 2-bit reuse credit per entry
-constexpr uint32_t kRocePortMin = 0xC000;       // RoCEv2 source ports: 0xC000..0xFFFF
-constexpr uint32_t kFlowLabelMax = 0xFFFFF;     // 20-bit flow label
+constexpr uint32_t kRepsRing = 8;                          // cached EVs (REPS' buffer size)
+constexpr uint32_t kRepsMaxReuse = 3;                      // 2-bit reuse credit per entry
+constexpr uint32_t kRocePortMin = 0xC000;                  // RoCEv2 source ports: 0xC000..0xFFFF
+constexpr uint32_t kFlowLabelMax = 0xFFFFF;                // 20-bit flow label
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;  // wrap-safe horizon
 
 // Per-flow path-selection policy.
@@ -111,8 +111,7 @@ struct Params {
   // Published defaults where there are any (PLB: 12 / 3 rounds at 50% CE,
   // as Linux' tcp_plb_*; bitmap: +1 / +4 / max), the engine's own choice
   // elsewhere (docs/spray.md gives the reason for each).
-  static constexpr Params Defaults(Policy policy, uint32_t ev_bits,
-                                   uint32_t flow_label) {
+  static constexpr Params Defaults(Policy policy, uint32_t ev_bits, uint32_t flow_label) {
     return Params{policy,
                   ev_bits,
                   flow_label,
@@ -141,15 +140,15 @@ struct Params {
 // ---------------------------------------------------------------------------
 
 struct Config {
-  uint32_t flow_label;        // flow label of EV 0 (EV i uses flow_label ^ i)
+  uint32_t flow_label;  // flow label of EV 0 (EV i uses flow_label ^ i)
   uint32_t reps_freeze_ns;
   uint32_t plb_suspend_ns;
-  uint16_t port_base;         // UDP source port of EV index 0
-  uint16_t ev_mask;           // 2^k - 1
+  uint16_t port_base;  // UDP source port of EV index 0
+  uint16_t ev_mask;    // 2^k - 1
   uint16_t dlb_hysteresis;
   Policy policy;
   uint8_t ev_bits;
-  uint8_t ops_shift;          // xorshift applied to the affine index, >= 1
+  uint8_t ops_shift;  // xorshift applied to the affine index, >= 1
   uint8_t bitmap_ecn_penalty;
   uint8_t bitmap_nack_penalty;
   uint8_t reps_max_reuse;
@@ -158,7 +157,7 @@ struct Config {
   uint8_t plb_cong_thresh_pct;
   uint8_t dlb_gain_shift;
   uint8_t dlb_rtt_shift;
-  uint8_t dlb_probe_mask;     // 2^shift - 1; 0 = no probes
+  uint8_t dlb_probe_mask;  // 2^shift - 1; 0 = no probes
   uint8_t dlb_min_dwell;
   uint8_t reserved[3];
 };
@@ -241,15 +240,15 @@ enum PlbFlag : uint8_t {
 
 // PLB: one EV; rounds are one window of feedback (see PlbOnFeedback).
 struct PlbState {
-  uint32_t prng;             // xorshift32 state, for choosing the next EV
-  TimeNs suspend_start_ns;   // time of the last timeout (valid while suspended)
-  uint16_t inflight;         // selections minus feedbacks, saturating at 0
-  uint16_t round_left;       // feedbacks still to come in this round; 0 = none open
-  uint16_t round_acks;       // feedbacks counted in this round
-  uint16_t round_marked;     // ... of which ECN-marked or NACKed
-  uint8_t ev;                // index in use
-  uint8_t cong_rounds;       // consecutive congested rounds (saturates at 255)
-  uint8_t flags;             // PlbFlag bits
+  uint32_t prng;            // xorshift32 state, for choosing the next EV
+  TimeNs suspend_start_ns;  // time of the last timeout (valid while suspended)
+  uint16_t inflight;        // selections minus feedbacks, saturating at 0
+  uint16_t round_left;      // feedbacks still to come in this round; 0 = none open
+  uint16_t round_acks;      // feedbacks counted in this round
+  uint16_t round_marked;    // ... of which ECN-marked or NACKed
+  uint8_t ev;               // index in use
+  uint8_t cong_rounds;      // consecutive congested rounds (saturates at 255)
+  uint8_t flags;            // PlbFlag bits
   uint8_t reserved;
 };
 static_assert(sizeof(PlbState) <= 32, "plb budget: 32 bytes");
@@ -289,8 +288,8 @@ static_assert(sizeof(SprayState) <= 64, "spray state: the largest policy (dlb)")
 
 inline void Init(const Config& cfg, SprayState* s, uint32_t seed);
 inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns);
-inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port,
-                       Feedback kind, uint32_t rtt_ns, TimeNs now_ns);
+inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedback kind,
+                       uint32_t rtt_ns, TimeNs now_ns);
 
 // Per policy (each Select returns the port).
 inline void EcmpInit(const Config& cfg, EcmpState* s);
@@ -301,24 +300,22 @@ inline uint16_t OpsSelect(const Config& cfg, OpsState* s);
 
 inline void BitmapInit(const Config& cfg, BitmapState* s, uint32_t seed);
 inline uint16_t BitmapSelect(const Config& cfg, BitmapState* s);
-inline void BitmapOnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port,
-                             Feedback kind);
+inline void BitmapOnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port, Feedback kind);
 inline uint32_t BitmapPenalty(const BitmapState& s, uint32_t idx);
 
 inline void RepsInit(const Config& cfg, RepsState* s, uint32_t seed);
 inline uint16_t RepsSelect(const Config& cfg, RepsState* s, TimeNs now_ns);
-inline void RepsOnFeedback(const Config& cfg, RepsState* s, uint16_t ev_port,
-                           Feedback kind, TimeNs now_ns);
+inline void RepsOnFeedback(const Config& cfg, RepsState* s, uint16_t ev_port, Feedback kind,
+                           TimeNs now_ns);
 
 inline void PlbInit(const Config& cfg, PlbState* s, uint32_t seed);
 inline uint16_t PlbSelect(const Config& cfg, PlbState* s);
-inline void PlbOnFeedback(const Config& cfg, PlbState* s, Feedback kind,
-                          TimeNs now_ns);
+inline void PlbOnFeedback(const Config& cfg, PlbState* s, Feedback kind, TimeNs now_ns);
 
 inline void DlbInit(const Config& cfg, DlbState* s, uint32_t seed);
 inline uint16_t DlbSelect(const Config& cfg, DlbState* s);
-inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port,
-                          Feedback kind, uint32_t rtt_ns);
+inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port, Feedback kind,
+                          uint32_t rtt_ns);
 inline uint32_t DlbCost(const DlbState& s, uint32_t idx);
 
 // ---------------------------------------------------------------------------
@@ -356,8 +353,7 @@ constexpr EcnResponse ClassifyEcn(const EcnRule& rule, bool ecn, uint32_t rtt_ns
   if (!ecn) return EcnResponse::kNone;
   if (rule.change_path_on_low_delay == 0 || rtt_ns == 0) return EcnResponse::kCutRate;
   const uint32_t qdelay_ns = rtt_ns > base_rtt_ns ? rtt_ns - base_rtt_ns : 0u;
-  return qdelay_ns <= rule.low_delay_ns ? EcnResponse::kChangePath
-                                        : EcnResponse::kCutRate;
+  return qdelay_ns <= rule.low_delay_ns ? EcnResponse::kChangePath : EcnResponse::kCutRate;
 }
 
 // ===========================================================================
@@ -389,8 +385,7 @@ constexpr Status Params::Validate() const {
   if (reps_freeze_us > kMaxPeriodUs)
     return Status::Error(StatusCode::kOutOfRange, "reps_freeze_us");
   if (plb_rehash_rounds == 0) return Status::Error(StatusCode::kZero, "plb_rehash_rounds");
-  if (plb_rehash_rounds > 255)
-    return Status::Error(StatusCode::kOutOfRange, "plb_rehash_rounds");
+  if (plb_rehash_rounds > 255) return Status::Error(StatusCode::kOutOfRange, "plb_rehash_rounds");
   if (plb_idle_rehash_rounds > plb_rehash_rounds)
     return Status::Error(StatusCode::kInconsistent, "plb_idle_rehash_rounds");
   if (plb_cong_thresh_pct == 0) return Status::Error(StatusCode::kZero, "plb_cong_thresh_pct");
@@ -401,8 +396,7 @@ constexpr Status Params::Validate() const {
   if (dlb_gain_shift == 0) return Status::Error(StatusCode::kZero, "dlb_gain_shift");
   if (dlb_gain_shift > 7) return Status::Error(StatusCode::kOutOfRange, "dlb_gain_shift");
   if (dlb_rtt_shift > 16) return Status::Error(StatusCode::kOutOfRange, "dlb_rtt_shift");
-  if (dlb_hysteresis > 0xFFFFu)
-    return Status::Error(StatusCode::kOutOfRange, "dlb_hysteresis");
+  if (dlb_hysteresis > 0xFFFFu) return Status::Error(StatusCode::kOutOfRange, "dlb_hysteresis");
   if (dlb_probe_shift > 7) return Status::Error(StatusCode::kOutOfRange, "dlb_probe_shift");
   if (dlb_min_dwell > 255) return Status::Error(StatusCode::kOutOfRange, "dlb_min_dwell");
   return Status::Ok();
@@ -416,8 +410,8 @@ inline Status Compile(const Params& p, Config* out) {
   // Ports of EV 0 and of the flow label with its low k bits cleared agree
   // on the high bits; EV 0 keeps the flow's own port (ecmp uses it).
   c.flow_label = p.flow_label;
-  c.port_base = p.base_port != 0 ? static_cast<uint16_t>(p.base_port)
-                                 : FlowLabelToPort(p.flow_label);
+  c.port_base =
+      p.base_port != 0 ? static_cast<uint16_t>(p.base_port) : FlowLabelToPort(p.flow_label);
   c.ev_mask = static_cast<uint16_t>(mask);
   c.reps_freeze_ns = p.reps_freeze_us * 1000u;  // <= kTimeHorizonNs, validated
   c.plb_suspend_ns = p.plb_suspend_us * 1000u;  // <= kTimeHorizonNs, validated
@@ -552,24 +546,44 @@ inline uint32_t BitmapPenalty(const BitmapState& s, uint32_t idx) {
   return (s.penalty[(idx >> 1) & (kBitmapMaxEvs / 2 - 1u)] >> ((idx & 1u) << 2)) & 0xFu;
 }
 
+// Keeps a rarely taken slow path out of line so the fast path it hangs off
+// needs fewer registers (GCC and Clang; a no-op elsewhere).
+#if defined(__GNUC__)
+#define NICC_SPRAY_SLOW_PATH __attribute__((noinline, cold))
+#else
+#define NICC_SPRAY_SLOW_PATH
+#endif
+
+namespace detail {
+
+// BitmapSelect's slow path: `idx` (the first candidate) carries `pen` > 0.
+// Loop bound: kBitmapMaxEvs.
+NICC_SPRAY_SLOW_PATH inline uint32_t BitmapSkip(const Config& cfg, BitmapState* s, uint32_t idx,
+                                                uint32_t pen) {
+  for (uint32_t i = 1; i <= kBitmapMaxEvs; ++i) {
+    SetPenalty(s, idx, pen - 1u);
+    if (i > cfg.ev_mask) break;  // 2^k candidates tried: use the last one
+    idx = OpsNextIndex(cfg, &s->ops);
+    pen = BitmapPenalty(*s, idx);
+    if (pen == 0) return idx;
+  }
+  return idx;
+}
+
+}  // namespace detail
+
 // Takes OPS candidates in order; a candidate with a penalty is skipped and
 // its penalty drops by one. If a whole round's worth (2^k) of candidates are
 // all penalised, the last one is used anyway (its penalty still decays), so
-// a flow never stalls. Loop bound: kBitmapMaxEvs.
+// a flow never stalls.
 inline uint16_t BitmapSelect(const Config& cfg, BitmapState* s) {
-  uint32_t idx = 0;
-  for (uint32_t i = 0; i < kBitmapMaxEvs; ++i) {
-    idx = detail::OpsNextIndex(cfg, &s->ops);
-    const uint32_t pen = BitmapPenalty(*s, idx);
-    if (pen == 0) break;
-    detail::SetPenalty(s, idx, pen - 1u);
-    if (i >= cfg.ev_mask) break;  // 2^k candidates tried
-  }
-  return EvPort(cfg, idx);
+  const uint32_t idx = detail::OpsNextIndex(cfg, &s->ops);
+  const uint32_t pen = BitmapPenalty(*s, idx);
+  if (pen == 0) return EvPort(cfg, idx);
+  return EvPort(cfg, detail::BitmapSkip(cfg, s, idx, pen));
 }
 
-inline void BitmapOnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port,
-                             Feedback kind) {
+inline void BitmapOnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port, Feedback kind) {
   const int32_t i = EvIndex(cfg, ev_port);
   if (i < 0 || kind == Feedback::kGood) return;
   const uint32_t idx = static_cast<uint32_t>(i);
@@ -620,8 +634,8 @@ inline uint16_t RepsSelect(const Config& cfg, RepsState* s, TimeNs now_ns) {
 // ring; a full ring drops its oldest entry. ECN-marked and NACKed EVs are not
 // cached. A timeout purges the EV from the ring and starts (or extends) the
 // freeze.
-inline void RepsOnFeedback(const Config& cfg, RepsState* s, uint16_t ev_port,
-                           Feedback kind, TimeNs now_ns) {
+inline void RepsOnFeedback(const Config& cfg, RepsState* s, uint16_t ev_port, Feedback kind,
+                           TimeNs now_ns) {
   const int32_t i = EvIndex(cfg, ev_port);
   if (i < 0) return;
   const uint32_t idx = static_cast<uint32_t>(i);
@@ -666,8 +680,7 @@ inline uint16_t PlbSelect(const Config& cfg, PlbState* s) {
 // unless suspended; a repath zeroes cong_rounds. A timeout suspends repaths
 // for suspend_ns, empties the in-flight count and closes the round.
 // Every feedback is the flow's own, whichever EV it names.
-inline void PlbOnFeedback(const Config& cfg, PlbState* s, Feedback kind,
-                          TimeNs now_ns) {
+inline void PlbOnFeedback(const Config& cfg, PlbState* s, Feedback kind, TimeNs now_ns) {
   if (kind == Feedback::kTimeout) {
     if (cfg.plb_suspend_ns != 0) {
       s->flags = static_cast<uint8_t>(s->flags | kPlbSuspended);
@@ -698,8 +711,8 @@ inline void PlbOnFeedback(const Config& cfg, PlbState* s, Feedback kind,
   }
   if (s->cong_rounds != 0xFF) s->cong_rounds = static_cast<uint8_t>(s->cong_rounds + 1u);
   const uint32_t c = s->cong_rounds;
-  const bool idle_due = cfg.plb_idle_rehash_rounds != 0 && inflight == 0 &&
-                        c >= cfg.plb_idle_rehash_rounds;
+  const bool idle_due =
+      cfg.plb_idle_rehash_rounds != 0 && inflight == 0 && c >= cfg.plb_idle_rehash_rounds;
   if (!idle_due && c < cfg.plb_rehash_rounds) return;
   if (s->flags & kPlbSuspended) {
     if (ElapsedNs(now_ns, s->suspend_start_ns) < cfg.plb_suspend_ns) return;
@@ -746,8 +759,8 @@ inline uint16_t DlbSelect(const Config& cfg, DlbState* s) {
 // The flow moves to alt (cur and alt swap, hold = min_dwell) when
 // cost(alt) + hysteresis < cost(cur) and hold is 0 — or at once when cur
 // itself timed out.
-inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port,
-                          Feedback kind, uint32_t rtt_ns) {
+inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port, Feedback kind,
+                          uint32_t rtt_ns) {
   const int32_t i = EvIndex(cfg, ev_port);
   if (i < 0) return;
   const uint32_t idx = static_cast<uint32_t>(i) & (kDlbMaxEvs - 1u);
@@ -761,8 +774,8 @@ inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port,
     if (rtt_ns != 0) {
       const uint32_t u = MaxU32(MinU32(rtt_ns >> cfg.dlb_rtt_shift, 0xFFFFu), 1u);
       const uint32_t old = s->rtt_units[idx];
-      s->rtt_units[idx] = static_cast<uint16_t>(
-          old == 0 ? u : detail::EwmaStep(old, u, cfg.dlb_gain_shift));
+      s->rtt_units[idx] =
+          static_cast<uint16_t>(old == 0 ? u : detail::EwmaStep(old, u, cfg.dlb_gain_shift));
     }
   }
   const uint32_t cur = s->cur;
@@ -772,8 +785,7 @@ inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port,
       return;
     }
     s->hold = 0;
-  } else if (s->alt == kDlbNone || idx == s->alt ||
-             DlbCost(*s, idx) < DlbCost(*s, s->alt)) {
+  } else if (s->alt == kDlbNone || idx == s->alt || DlbCost(*s, idx) < DlbCost(*s, s->alt)) {
     s->alt = static_cast<uint8_t>(idx);
   }
   if (s->alt == kDlbNone || s->hold != 0) return;
@@ -788,24 +800,48 @@ inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port,
 
 inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {
   switch (cfg.policy) {
-    case Policy::kEcmp: EcmpInit(cfg, &s->ecmp); return;
-    case Policy::kOps: OpsInit(cfg, &s->ops, seed); return;
-    case Policy::kBitmap: BitmapInit(cfg, &s->bitmap, seed); return;
-    case Policy::kReps: RepsInit(cfg, &s->reps, seed); return;
-    case Policy::kPlb: PlbInit(cfg, &s->plb, seed); return;
-    case Policy::kDlb: DlbInit(cfg, &s->dlb, seed); return;
+    case Policy::kEcmp:
+      EcmpInit(cfg, &s->ecmp);
+      return;
+    case Policy::kOps:
+      OpsInit(cfg, &s->ops, seed);
+      return;
+    case Policy::kBitmap:
+      BitmapInit(cfg, &s->bitmap, seed);
+      return;
+    case Policy::kReps:
+      RepsInit(cfg, &s->reps, seed);
+      return;
+    case Policy::kPlb:
+      PlbInit(cfg, &s->plb, seed);
+      return;
+    case Policy::kDlb:
+      DlbInit(cfg, &s->dlb, seed);
+      return;
   }
 }
 
 inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns) {
   uint16_t port = cfg.port_base;
   switch (cfg.policy) {
-    case Policy::kEcmp: port = EcmpSelect(cfg, &s->ecmp); break;
-    case Policy::kOps: port = OpsSelect(cfg, &s->ops); break;
-    case Policy::kBitmap: port = BitmapSelect(cfg, &s->bitmap); break;
-    case Policy::kReps: port = RepsSelect(cfg, &s->reps, now_ns); break;
-    case Policy::kPlb: port = PlbSelect(cfg, &s->plb); break;
-    case Policy::kDlb: port = DlbSelect(cfg, &s->dlb); break;
+    case Policy::kEcmp:
+      port = EcmpSelect(cfg, &s->ecmp);
+      break;
+    case Policy::kOps:
+      port = OpsSelect(cfg, &s->ops);
+      break;
+    case Policy::kBitmap:
+      port = BitmapSelect(cfg, &s->bitmap);
+      break;
+    case Policy::kReps:
+      port = RepsSelect(cfg, &s->reps, now_ns);
+      break;
+    case Policy::kPlb:
+      port = PlbSelect(cfg, &s->plb);
+      break;
+    case Policy::kDlb:
+      port = DlbSelect(cfg, &s->dlb);
+      break;
   }
   Action a = Action::None();
   a.flags = kActUseEv;
@@ -813,15 +849,24 @@ inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns) {
   return a;
 }
 
-inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port,
-                       Feedback kind, uint32_t rtt_ns, TimeNs now_ns) {
+inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedback kind,
+                       uint32_t rtt_ns, TimeNs now_ns) {
   switch (cfg.policy) {
     case Policy::kEcmp:
-    case Policy::kOps: return;  // oblivious
-    case Policy::kBitmap: BitmapOnFeedback(cfg, &s->bitmap, ev_port, kind); return;
-    case Policy::kReps: RepsOnFeedback(cfg, &s->reps, ev_port, kind, now_ns); return;
-    case Policy::kPlb: PlbOnFeedback(cfg, &s->plb, kind, now_ns); return;
-    case Policy::kDlb: DlbOnFeedback(cfg, &s->dlb, ev_port, kind, rtt_ns); return;
+    case Policy::kOps:
+      return;  // oblivious
+    case Policy::kBitmap:
+      BitmapOnFeedback(cfg, &s->bitmap, ev_port, kind);
+      return;
+    case Policy::kReps:
+      RepsOnFeedback(cfg, &s->reps, ev_port, kind, now_ns);
+      return;
+    case Policy::kPlb:
+      PlbOnFeedback(cfg, &s->plb, kind, now_ns);
+      return;
+    case Policy::kDlb:
+      DlbOnFeedback(cfg, &s->dlb, ev_port, kind, rtt_ns);
+      return;
   }
 }
 

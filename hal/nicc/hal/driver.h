@@ -105,6 +105,117 @@ struct FlowSlot {
   uint8_t reserved;
 };
 
+// ---------------------------------------------------------------------------
+// One flow, without a table: what Driver does per slot. The firmware C API
+// (ports/firmware) calls these on flow contexts its caller owns.
+// ---------------------------------------------------------------------------
+
+// Puts a slot in the state of a new flow.
+inline void SlotInit(const DriverConfig& cfg, FlowSlot* s, uint32_t key, uint32_t seed,
+                     uint32_t start_seq) {
+  *s = FlowSlot{};
+  s->key = key;
+  s->in_use = 1;
+  switch (cfg.cc) {
+    case CcKind::kDcqcn: dcqcn::RpInit(cfg.dcqcn, &s->cc.dcqcn); break;
+    case CcKind::kHpcc:
+    case CcKind::kHpccPint: hpcc::Init(cfg.hpcc, &s->cc.hpcc, start_seq); break;
+    case CcKind::kNone: break;
+  }
+  spray::Init(cfg.spray, &s->spray, seed);
+  dcqcn::NpInit(&s->np);
+}
+
+// The UDP source port for the flow's next packet.
+inline uint16_t SlotSelectEv(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
+  s->last_ev = spray::Select(cfg.spray, &s->spray, now_ns).ev;
+  return s->last_ev;
+}
+
+inline uint32_t SlotRateKbps(const DriverConfig& cfg, const FlowSlot& s) {
+  switch (cfg.cc) {
+    case CcKind::kDcqcn: return dcqcn::RpRateKbps(cfg.dcqcn, s.cc.dcqcn);
+    case CcKind::kHpcc:
+    case CcKind::kHpccPint: return hpcc::RateKbps(cfg.hpcc, s.cc.hpcc);
+    case CcKind::kNone: break;
+  }
+  return cfg.line_rate_kbps;
+}
+
+// 0 = no window (rate-based CC or none).
+inline uint32_t SlotWindowBytes(const DriverConfig& cfg, const FlowSlot& s) {
+  if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint) return hpcc::WindowBytes(s.cc.hpcc);
+  return 0;
+}
+
+namespace detail {
+
+inline Status OnAck(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs now_ns, Action* a) {
+  if (cfg.cc == CcKind::kHpcc && e.int_stack != nullptr) {
+    IntStack stack;
+    const Status st = DecodeIntStack(e.int_stack, e.int_len, &stack);
+    if (!st.ok()) return st;  // malformed INT: nothing changes
+    *a = hpcc::OnAck(cfg.hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, stack, now_ns);
+  } else if (cfg.cc == CcKind::kHpccPint && e.has_pint) {
+    *a = hpcc::OnPintAck(cfg.hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, e.pint_code, now_ns);
+  }
+  if (e.rtt_ns != 0) s->last_rtt_ns = e.rtt_ns;
+  if (e.ev != 0) {
+    const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
+    spray::OnFeedback(cfg.spray, &s->spray, e.ev, kind, e.rtt_ns, now_ns);
+  }
+  return Status::Ok();
+}
+
+// DCQCN's CNP, through the NSCC rule: with the rule on and the newest RTT
+// showing little queueing, the mark is blamed on the path of the last packet
+// (the spray policy moves away from it) and the rate is kept.
+inline Action OnCnp(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
+  if (cfg.cc != CcKind::kDcqcn) return Action::None();
+  const spray::EcnResponse r = spray::ClassifyEcn(cfg.ecn_rule, true, s->last_rtt_ns, cfg.base_rtt_ns);
+  if (r == spray::EcnResponse::kChangePath && s->last_ev != 0) {
+    spray::OnFeedback(cfg.spray, &s->spray, s->last_ev, spray::Feedback::kEcn, 0, now_ns);
+    return Action::None();
+  }
+  return dcqcn::RpOnCnp(cfg.dcqcn, &s->cc.dcqcn, now_ns);
+}
+
+}  // namespace detail
+
+// Dispatches one event of one flow; *out receives the action (flags 0 when
+// nothing is asked). Returns the INT decoder's status for a malformed INT
+// stack, the flow's state then unchanged.
+inline Status SlotDispatch(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs now_ns,
+                           Action* out) {
+  Action a = Action::None();
+  Status st = Status::Ok();
+  switch (e.kind) {
+    case EventKind::kTxDone:
+      if (cfg.cc == CcKind::kDcqcn) a = dcqcn::RpOnTxBytes(cfg.dcqcn, &s->cc.dcqcn, e.bytes, now_ns);
+      break;
+    case EventKind::kAck:
+      st = detail::OnAck(cfg, s, e, now_ns, &a);
+      break;
+    case EventKind::kNack:
+      if (e.ev != 0) spray::OnFeedback(cfg.spray, &s->spray, e.ev, spray::Feedback::kNack, 0, now_ns);
+      break;
+    case EventKind::kTimeout:
+      if (e.ev != 0) spray::OnFeedback(cfg.spray, &s->spray, e.ev, spray::Feedback::kTimeout, 0, now_ns);
+      break;
+    case EventKind::kCnp:
+      a = detail::OnCnp(cfg, s, now_ns);
+      break;
+    case EventKind::kTimer:
+      if (cfg.cc == CcKind::kDcqcn) a = dcqcn::RpOnTimer(cfg.dcqcn, &s->cc.dcqcn, now_ns);
+      break;
+    case EventKind::kRxData:
+      a = dcqcn::NpOnPacket(cfg.dcqcn, &s->np, e.ecn != 0, now_ns);
+      break;
+  }
+  *out = a;
+  return st;
+}
+
 template <class Backend, uint32_t kCapacity>
 class Driver {
   static_assert(kCapacity >= 1 && kCapacity < kNoFlow, "capacity must fit a FlowId");
@@ -130,19 +241,7 @@ class Driver {
   Status Open(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq = 0) {
     if (free_top_ == 0) return Status::Error(StatusCode::kFull, "flow table");
     const FlowId id = free_[--free_top_];
-    FlowSlot& s = slots_[id];
-    s = FlowSlot{};
-    s.key = key;
-    s.in_use = 1;
-    s.last_ev = 0;
-    switch (cfg_->cc) {
-      case CcKind::kDcqcn: dcqcn::RpInit(cfg_->dcqcn, &s.cc.dcqcn); break;
-      case CcKind::kHpcc:
-      case CcKind::kHpccPint: hpcc::Init(cfg_->hpcc, &s.cc.hpcc, start_seq); break;
-      case CcKind::kNone: break;
-    }
-    spray::Init(cfg_->spray, &s.spray, seed);
-    dcqcn::NpInit(&s.np);
+    SlotInit(*cfg_, &slots_[id], key, seed, start_seq);
     ++used_;
     *out = id;
     return Status::Ok();
@@ -170,10 +269,7 @@ class Driver {
   // The UDP source port for the flow's next packet (the spray policy's
   // choice). Returns 0 for an unknown flow.
   uint16_t SelectEv(FlowId id, TimeNs now_ns) {
-    if (!Valid(id)) return 0;
-    FlowSlot& s = slots_[id];
-    s.last_ev = spray::Select(cfg_->spray, &s.spray, now_ns).ev;
-    return s.last_ev;
+    return Valid(id) ? SlotSelectEv(*cfg_, &slots_[id], now_ns) : 0;
   }
 
   // Dispatches one event. The resulting action, if it asks for anything, is
@@ -182,56 +278,17 @@ class Driver {
   // flow's state is then unchanged).
   Status Deliver(FlowId id, const Event& e, TimeNs now_ns) {
     if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
-    FlowSlot& s = slots_[id];
-    Action a = Action::None();
-    Status st = Status::Ok();
-    switch (e.kind) {
-      case EventKind::kTxDone:
-        if (cfg_->cc == CcKind::kDcqcn) a = dcqcn::RpOnTxBytes(cfg_->dcqcn, &s.cc.dcqcn, e.bytes, now_ns);
-        break;
-      case EventKind::kAck:
-        st = OnAck(&s, e, now_ns, &a);
-        break;
-      case EventKind::kNack:
-        if (e.ev != 0) spray::OnFeedback(cfg_->spray, &s.spray, e.ev, spray::Feedback::kNack, 0, now_ns);
-        break;
-      case EventKind::kTimeout:
-        if (e.ev != 0)
-          spray::OnFeedback(cfg_->spray, &s.spray, e.ev, spray::Feedback::kTimeout, 0, now_ns);
-        break;
-      case EventKind::kCnp:
-        a = OnCnp(&s, now_ns);
-        break;
-      case EventKind::kTimer:
-        if (cfg_->cc == CcKind::kDcqcn) a = dcqcn::RpOnTimer(cfg_->dcqcn, &s.cc.dcqcn, now_ns);
-        break;
-      case EventKind::kRxData:
-        a = dcqcn::NpOnPacket(cfg_->dcqcn, &s.np, e.ecn != 0, now_ns);
-        break;
-    }
+    Action a;
+    const Status st = SlotDispatch(*cfg_, &slots_[id], e, now_ns, &a);
     if (a.flags != 0) backend_->Apply(id, a);
     return st;
   }
 
-  // The rate the flow should be paced at now (kb/s).
-  uint32_t RateKbps(FlowId id) const {
-    if (!Valid(id)) return 0;
-    switch (cfg_->cc) {
-      case CcKind::kDcqcn: return dcqcn::RpRateKbps(cfg_->dcqcn, slots_[id].cc.dcqcn);
-      case CcKind::kHpcc:
-      case CcKind::kHpccPint: return hpcc::RateKbps(cfg_->hpcc, slots_[id].cc.hpcc);
-      case CcKind::kNone: break;
-    }
-    return cfg_->line_rate_kbps;
-  }
+  // The rate the flow should be paced at now (kb/s); 0 for an unknown flow.
+  uint32_t RateKbps(FlowId id) const { return Valid(id) ? SlotRateKbps(*cfg_, slots_[id]) : 0; }
 
   // The flow's window in bytes; 0 = no window (rate-based CC or none).
-  uint32_t WindowBytes(FlowId id) const {
-    if (!Valid(id)) return 0;
-    if (cfg_->cc == CcKind::kHpcc || cfg_->cc == CcKind::kHpccPint)
-      return hpcc::WindowBytes(slots_[id].cc.hpcc);
-    return 0;
-  }
+  uint32_t WindowBytes(FlowId id) const { return Valid(id) ? SlotWindowBytes(*cfg_, slots_[id]) : 0; }
 
   uint32_t size() const { return used_; }
   bool Valid(FlowId id) const { return id < kCapacity && slots_[id].in_use; }
@@ -239,37 +296,6 @@ class Driver {
   const DriverConfig& config() const { return *cfg_; }
 
  private:
-  Status OnAck(FlowSlot* s, const Event& e, TimeNs now_ns, Action* a) {
-    if (cfg_->cc == CcKind::kHpcc && e.int_stack != nullptr) {
-      IntStack stack;
-      const Status st = DecodeIntStack(e.int_stack, e.int_len, &stack);
-      if (!st.ok()) return st;  // malformed INT: nothing changes
-      *a = hpcc::OnAck(cfg_->hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, stack, now_ns);
-    } else if (cfg_->cc == CcKind::kHpccPint && e.has_pint) {
-      *a = hpcc::OnPintAck(cfg_->hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, e.pint_code, now_ns);
-    }
-    if (e.rtt_ns != 0) s->last_rtt_ns = e.rtt_ns;
-    if (e.ev != 0) {
-      const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
-      spray::OnFeedback(cfg_->spray, &s->spray, e.ev, kind, e.rtt_ns, now_ns);
-    }
-    return Status::Ok();
-  }
-
-  // DCQCN's CNP, through the NSCC rule: with the rule on and the newest RTT
-  // showing little queueing, the mark is blamed on the path of the last
-  // packet (the spray policy moves away from it) and the rate is kept.
-  Action OnCnp(FlowSlot* s, TimeNs now_ns) {
-    if (cfg_->cc != CcKind::kDcqcn) return Action::None();
-    const spray::EcnResponse r =
-        spray::ClassifyEcn(cfg_->ecn_rule, true, s->last_rtt_ns, cfg_->base_rtt_ns);
-    if (r == spray::EcnResponse::kChangePath && s->last_ev != 0) {
-      spray::OnFeedback(cfg_->spray, &s->spray, s->last_ev, spray::Feedback::kEcn, 0, now_ns);
-      return Action::None();
-    }
-    return dcqcn::RpOnCnp(cfg_->dcqcn, &s->cc.dcqcn, now_ns);
-  }
-
   const DriverConfig* cfg_ = nullptr;
   Backend* backend_ = nullptr;
   uint32_t used_ = 0;

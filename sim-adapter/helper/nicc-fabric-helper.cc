@@ -1,0 +1,249 @@
+/*
+ * nicc-fabric-helper.cc — NiccFabricHelper: node and link creation, BFS
+ * equal-cost routing, stock topologies.
+ */
+#include "nicc-fabric-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/nicc-channel.h"
+#include "ns3/node-list.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <deque>
+#include <limits>
+
+namespace ns3
+{
+
+NiccFabricHelper::NiccFabricHelper()
+{
+    m_deviceFactory.SetTypeId("ns3::NiccNetDevice");
+    m_channelFactory.SetTypeId("ns3::NiccChannel");
+    m_switchFactory.SetTypeId("ns3::NiccSwitchNode");
+    m_mmuFactory.SetTypeId("ns3::NiccSwitchMmu");
+    m_endpointFactory.SetTypeId("ns3::NiccTestEndpoint");
+}
+
+void
+NiccFabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+    if (name == "NumClasses")
+    {
+        m_mmuFactory.Set(name, value);
+    }
+}
+
+void
+NiccFabricHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+void
+NiccFabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+    m_seedSet = m_seedSet || name == "EcmpSeed";
+}
+
+void
+NiccFabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+NiccFabricHelper::SetEndpointAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_endpointFactory.Set(name, value);
+}
+
+Ptr<NiccSwitchNode>
+NiccFabricHelper::CreateSwitch()
+{
+    Ptr<NiccSwitchNode> sw = m_switchFactory.Create<NiccSwitchNode>();
+    sw->SetMmu(m_mmuFactory.Create<NiccSwitchMmu>());
+    if (!m_seedSet)
+    {
+        sw->SetAttribute("EcmpSeed", UintegerValue(sw->GetId()));
+    }
+    m_switches.push_back(sw);
+    return sw;
+}
+
+Ptr<Node>
+NiccFabricHelper::CreateHost()
+{
+    Ptr<Node> host = CreateObject<Node>();
+    m_hosts.push_back(host);
+    return host;
+}
+
+std::pair<Ptr<NiccNetDevice>, Ptr<NiccNetDevice>>
+NiccFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
+{
+    Ptr<NiccChannel> ch = m_channelFactory.Create<NiccChannel>();
+    ch->SetAttribute("Delay", TimeValue(delay));
+    Link link{a, b, 0, 0};
+    Ptr<NiccNetDevice> devs[2];
+    Ptr<Node> nodes[2] = {a, b};
+    uint32_t* ports[2] = {&link.portA, &link.portB};
+    for (int k = 0; k < 2; ++k)
+    {
+        devs[k] = m_deviceFactory.Create<NiccNetDevice>();
+        devs[k]->SetAttribute("DataRate", DataRateValue(rate));
+        devs[k]->Attach(ch);
+        Ptr<NiccSwitchNode> sw = DynamicCast<NiccSwitchNode>(nodes[k]);
+        if (sw)
+        {
+            *ports[k] = sw->AddPort(devs[k]); // after Attach: headroom needs the delay
+        }
+        else
+        {
+            nodes[k]->AddDevice(devs[k]);
+        }
+    }
+    m_links.push_back(link);
+    return {devs[0], devs[1]};
+}
+
+void
+NiccFabricHelper::InstallRoutes()
+{
+    const uint32_t nNodes = NodeList::GetNNodes();
+    // Adjacency: per node id, (neighbour id, switch port index or unused).
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(nNodes);
+    std::vector<bool> isSwitch(nNodes, false);
+    for (const auto& sw : m_switches)
+    {
+        sw->ClearRoutes();
+        isSwitch[sw->GetId()] = true;
+    }
+    for (const Link& l : m_links)
+    {
+        adj[l.a->GetId()].emplace_back(l.b->GetId(), l.portA);
+        adj[l.b->GetId()].emplace_back(l.a->GetId(), l.portB);
+    }
+    constexpr uint32_t INF = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> dist(nNodes);
+    std::deque<uint32_t> frontier;
+    for (const auto& host : m_hosts)
+    {
+        const uint32_t dst = host->GetId();
+        std::fill(dist.begin(), dist.end(), INF);
+        dist[dst] = 0;
+        frontier.assign(1, dst);
+        while (!frontier.empty())
+        {
+            const uint32_t u = frontier.front();
+            frontier.pop_front();
+            if (u != dst && !isSwitch[u])
+            {
+                continue; // other hosts do not relay
+            }
+            for (const auto& [v, port] : adj[u])
+            {
+                if (dist[v] == INF)
+                {
+                    dist[v] = dist[u] + 1;
+                    frontier.push_back(v);
+                }
+            }
+        }
+        for (const auto& sw : m_switches)
+        {
+            const uint32_t s = sw->GetId();
+            if (dist[s] == INF)
+            {
+                continue;
+            }
+            for (const auto& [v, port] : adj[s])
+            {
+                if (dist[v] + 1 == dist[s])
+                {
+                    sw->AddRoute(dst, port);
+                }
+            }
+        }
+    }
+}
+
+Ptr<NiccTestEndpoint>
+NiccFabricHelper::InstallTestEndpoint(Ptr<Node> host)
+{
+    for (uint32_t i = 0; i < host->GetNDevices(); ++i)
+    {
+        Ptr<NiccNetDevice> dev = DynamicCast<NiccNetDevice>(host->GetDevice(i));
+        if (dev)
+        {
+            Ptr<NiccTestEndpoint> ep = m_endpointFactory.Create<NiccTestEndpoint>();
+            ep->Install(dev);
+            host->AggregateObject(ep);
+            return ep;
+        }
+    }
+    NS_ABORT_MSG("host " << host->GetId() << " has no NiccNetDevice");
+    return nullptr;
+}
+
+NiccIncastTopology
+NiccFabricHelper::BuildIncast(uint32_t senders, DataRate rate, Time delay)
+{
+    NiccIncastTopology t;
+    t.sw = CreateSwitch();
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        Ptr<Node> h = CreateHost();
+        t.senders.push_back(h);
+        t.senderDevices.push_back(Connect(h, t.sw, rate, delay).first);
+    }
+    t.receiver = CreateHost();
+    t.receiverDevice = Connect(t.receiver, t.sw, rate, delay).first;
+    InstallRoutes();
+    return t;
+}
+
+NiccLeafSpineTopology
+NiccFabricHelper::BuildLeafSpine(uint32_t leaves,
+                                 uint32_t spines,
+                                 uint32_t hostsPerLeaf,
+                                 DataRate hostRate,
+                                 DataRate fabricRate,
+                                 Time delay)
+{
+    NiccLeafSpineTopology t;
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        t.spines.push_back(CreateSwitch());
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        Ptr<NiccSwitchNode> leaf = CreateSwitch();
+        t.leaves.push_back(leaf);
+        for (uint32_t k = 0; k < hostsPerLeaf; ++k)
+        {
+            Ptr<Node> h = CreateHost();
+            t.hosts.push_back(h);
+            t.hostDevices.push_back(Connect(h, leaf, hostRate, delay).first);
+        }
+        t.uplinks.emplace_back();
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            t.uplinks.back().push_back(Connect(leaf, t.spines[s], fabricRate, delay).first);
+        }
+    }
+    InstallRoutes();
+    return t;
+}
+
+void
+NiccFabricHelper::UsePriorityQueueScheduler()
+{
+    ObjectFactory f;
+    f.SetTypeId("ns3::PriorityQueueScheduler");
+    Simulator::SetScheduler(f);
+}
+
+} // namespace ns3

@@ -1,0 +1,196 @@
+/*
+ * nicc-net-device.h — the port of the nicc fabric: a point-to-point
+ * NetDevice with per-priority egress queues, strict priority for class 0
+ * (control: ACK/NACK/CNP) and round robin among data classes, PFC pause
+ * honoured per class on transmit, and PFC frames sent ahead of everything.
+ *
+ * The same device serves switch ports and host NICs. Two ways to feed it:
+ *   - push: Enqueue(p, cls, meta) into the device's own per-class FIFOs
+ *     (switch egress queues; host control packets such as ACK/CNP);
+ *   - pull: SetTxPullCallback(cb); whenever the wire is free, no pushed packet
+ *     is eligible, the device calls cb(dev) and sends what it returns (or
+ *     nothing for a null packet). A NIC decides per packet (pacing, QP round
+ *     robin) and must only return packets of classes !IsPaused(cls); when it
+ *     has work again after returning null it calls TryTransmit().
+ *
+ *   Ptr<NiccNetDevice> d = CreateObject<NiccNetDevice>();
+ *   d->SetAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+ *   node->AddDevice(d); d->Attach(channel);
+ *   d->SetNiccReceiveCallback(MakeCallback(&MyNic::Receive, nic));
+ *   d->Enqueue(ackPacket, 0);
+ *
+ * Units: DataRate in bit/s, sizes in bytes, queue lengths in bytes. A packet
+ * occupies the wire for (GetSize() + ExtraWireBytes) * 8 / DataRate.
+ * The device does no buffer admission: whoever pushes owns accounting (the
+ * switch MMU is told of each departure through the egress callback).
+ */
+#ifndef NICC_NET_DEVICE_H
+#define NICC_NET_DEVICE_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class NiccChannel;
+
+/**
+ * \ingroup nicc
+ * \brief Lossless-fabric port: per-class queues, PFC, point-to-point link.
+ */
+class NiccNetDevice : public NetDevice
+{
+  public:
+    static constexpr uint32_t MAX_CLASSES = 8; ///< 802.1p priorities
+    static constexpr uint8_t CONTROL_CLASS = 0;
+
+    /// Called for each pushed packet as it starts transmission (after it left
+    /// its queue): (device, packet, class, meta given to Enqueue). The packet
+    /// may be modified (ECN mark, INT stamp) before it goes on the wire.
+    using EgressCallback = Callback<void, Ptr<NiccNetDevice>, Ptr<Packet>, uint8_t, uint32_t>;
+    /// Called for each received non-PFC packet: (device, packet).
+    using NiccReceiveCallback = Callback<void, Ptr<NiccNetDevice>, Ptr<Packet>>;
+    /// Asked for the next packet when the wire is free and no pushed packet
+    /// is eligible. Returns a packet (header on) or nullptr.
+    using TxPullCallback = Callback<Ptr<Packet>, Ptr<NiccNetDevice>>;
+
+    /// Signature of the PfcRx / PfcTx trace sources: (class, quanta).
+    typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
+
+    static TypeId GetTypeId();
+    NiccNetDevice();
+    ~NiccNetDevice() override;
+
+    bool Attach(Ptr<NiccChannel> ch);
+
+    /// Push a packet (header already on) into class `cls`; never refuses.
+    void Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta = 0);
+    /// Send a PFC frame for `cls` ahead of all queued traffic (0 = resume).
+    void SendPfc(uint8_t cls, uint16_t quanta);
+    /// Start a transmission if the wire is idle and something is eligible.
+    void TryTransmit();
+
+    /// True while a PFC pause received for `cls` is in force.
+    bool IsPaused(uint8_t cls) const { return Simulator::Now() < m_pausedUntil[cls]; }
+    uint64_t GetQueueBytes(uint8_t cls) const { return m_queueBytes[cls]; }
+    uint64_t GetTotalQueueBytes() const { return m_totalQueueBytes; }
+    uint32_t GetQueuePackets(uint8_t cls) const
+    {
+        return static_cast<uint32_t>(m_queues[cls].size());
+    }
+    /// Bytes put on the wire so far (packets only, no ExtraWireBytes).
+    uint64_t GetTxBytes() const { return m_txBytes; }
+    uint64_t GetPfcPauseReceived() const { return m_pfcPauseRx; }
+    uint64_t GetPfcPauseSent() const { return m_pfcPauseTx; }
+    DataRate GetDataRate() const { return m_bps; }
+    uint32_t GetNumClasses() const { return m_numClasses; }
+    /// Propagation delay of the attached channel (zero if none).
+    Time GetPropagationDelay() const;
+    /// The device at the other end of the link (nullptr if none).
+    Ptr<NiccNetDevice> GetPeer() const;
+    bool IsTxBusy() const { return m_txBusy; }
+
+    void SetEgressCallback(EgressCallback cb) { m_egressCb = cb; }
+    void SetNiccReceiveCallback(NiccReceiveCallback cb) { m_niccRxCb = cb; }
+    void SetTxPullCallback(TxPullCallback cb) { m_pullCb = cb; }
+
+    /// Called by the channel when a frame has fully arrived.
+    void Receive(Ptr<Packet> p);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    /// Generic entry point: pushes into the class named by the packet's
+    /// NiccRoceHeader priority (dest and protocol are ignored).
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Item
+    {
+        Ptr<Packet> packet;
+        uint32_t meta;
+    };
+
+    void StartTransmission(Ptr<Packet> p);
+    Time WireTime(uint32_t bytes);
+    void TransmitComplete();
+    void HandlePfc(Ptr<Packet> p);
+    void PauseExpired(uint8_t cls);
+
+    // Attributes.
+    DataRate m_bps;
+    uint16_t m_mtu;
+    uint32_t m_numClasses;
+    uint32_t m_extraWireBytes;
+
+    // State.
+    Ptr<Node> m_node;
+    Ptr<NiccChannel> m_channel;
+    uint32_t m_ifIndex{0};
+    Mac48Address m_address;
+    bool m_txBusy{false};
+    uint32_t m_rrNext{1}; ///< next data class to try first (round robin)
+    std::deque<Ptr<Packet>> m_pfcQueue;
+    std::array<std::deque<Item>, MAX_CLASSES> m_queues;
+    std::array<uint64_t, MAX_CLASSES> m_queueBytes{};
+    uint64_t m_totalQueueBytes{0};
+    std::array<Time, MAX_CLASSES> m_pausedUntil{};
+    std::array<EventId, MAX_CLASSES> m_pauseEvent;
+    uint64_t m_txBytes{0};
+    uint64_t m_stepPs{0};  ///< picoseconds per simulator time step
+    uint64_t m_carryPs{0}; ///< wire time not yet accounted (< one step)
+    uint64_t m_pfcPauseRx{0};
+    uint64_t m_pfcPauseTx{0};
+
+    EgressCallback m_egressCb;
+    NiccReceiveCallback m_niccRxCb;
+    TxPullCallback m_pullCb;
+    NetDevice::ReceiveCallback m_rxCb;
+
+    // Trace sources.
+    TracedCallback<Ptr<const Packet>> m_txTrace;
+    TracedCallback<Ptr<const Packet>> m_rxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
+};
+
+} // namespace ns3
+
+#endif // NICC_NET_DEVICE_H

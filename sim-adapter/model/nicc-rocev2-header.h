@@ -1,0 +1,185 @@
+/*
+ * nicc-rocev2-header.h — the packet headers of the nicc ns-3 fabric: a lean
+ * RoCEv2-like transport header (NiccRoceHeader) optionally followed by an
+ * HPCC INT stack in the engine's wire format (nicc/int_codec.h), and the PFC
+ * pause frame (NiccPfcHeader).
+ *
+ *   NiccRoceHeader h;
+ *   h.SetType(NiccRoceHeader::DATA);
+ *   h.SetSrc(1); h.SetDst(7); h.SetSport(0xC123); h.SetPriority(1);
+ *   h.SetEcn(NiccRoceHeader::ECT0); h.SetPsn(42); h.SetPayloadSize(1024);
+ *   h.EnableInt(0);                   // empty INT stack, multiplier 2^0
+ *   Ptr<Packet> p = Create<Packet>(1024); p->AddHeader(h);
+ *
+ * Units: addresses are ns-3 node ids; sizes are bytes; PFC quanta are
+ * 512-bit times of the link that carries the frame.
+ *
+ * Wire layout of NiccRoceHeader (big-endian), 32 bytes + INT stack:
+ *   0 type | 1 flags (bits 1..0 ECN, bit 2 INT present) | 2 priority |
+ *   3 opFlags (free for the NIC) | 4 src | 8 dst | 12 sport (entropy) |
+ *   14 dport (4791) | 16 qpn | 20 psn | 24 aux (ACK/NACK PSN, CNP qpn, ...) |
+ *   28 payloadSize | 30 reserved | [32 INT stack: 2 + 8 * hops bytes]
+ * The first byte of every fabric frame is its type, so a device can tell a
+ * PFC frame (NiccPfcHeader, 18 bytes) from a transport packet by one byte.
+ */
+#ifndef NICC_ROCEV2_HEADER_H
+#define NICC_ROCEV2_HEADER_H
+
+#include "ns3/header.h"
+#include "ns3/packet.h"
+
+#include "nicc/int_codec.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup nicc
+ * \brief RoCEv2-like transport header with an optional HPCC INT stack.
+ */
+class NiccRoceHeader : public Header
+{
+  public:
+    /// Packet type; also the first byte on the wire.
+    enum Type : uint8_t
+    {
+        DATA = 0,
+        ACK = 1,
+        NACK = 2,
+        CNP = 3,
+        PFC = 4, ///< never carried by this header: see NiccPfcHeader
+    };
+
+    /// ECN codepoint (two bits, as in the IP header).
+    enum Ecn : uint8_t
+    {
+        NOT_ECT = 0,
+        ECT1 = 1,
+        ECT0 = 2,
+        CE = 3,
+    };
+
+    static constexpr uint16_t ROCEV2_UDP_PORT = 4791; ///< IANA RoCEv2 port
+    static constexpr uint32_t BASE_SIZE = 32;         ///< bytes without INT
+
+    NiccRoceHeader();
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    void SetType(Type t) { m_type = t; }
+    Type GetType() const { return m_type; }
+    void SetEcn(Ecn e) { m_ecn = e; }
+    Ecn GetEcn() const { return m_ecn; }
+    /// True for ECT(0), ECT(1): a switch may mark the packet CE.
+    bool IsEct() const { return m_ecn == ECT0 || m_ecn == ECT1; }
+    void SetPriority(uint8_t p) { m_priority = p; }
+    uint8_t GetPriority() const { return m_priority; }
+    void SetOpFlags(uint8_t f) { m_opFlags = f; }
+    uint8_t GetOpFlags() const { return m_opFlags; }
+    void SetSrc(uint32_t nodeId) { m_src = nodeId; }
+    uint32_t GetSrc() const { return m_src; }
+    void SetDst(uint32_t nodeId) { m_dst = nodeId; }
+    uint32_t GetDst() const { return m_dst; }
+    /// UDP source port: the entropy value (EV) switches hash for ECMP.
+    void SetSport(uint16_t ev) { m_sport = ev; }
+    uint16_t GetSport() const { return m_sport; }
+    void SetDport(uint16_t port) { m_dport = port; }
+    uint16_t GetDport() const { return m_dport; }
+    void SetQpn(uint32_t qpn) { m_qpn = qpn; }
+    uint32_t GetQpn() const { return m_qpn; }
+    void SetPsn(uint32_t psn) { m_psn = psn; }
+    uint32_t GetPsn() const { return m_psn; }
+    /// Type-specific word: acked/expected PSN for ACK/NACK, free otherwise.
+    void SetAux(uint32_t aux) { m_aux = aux; }
+    uint32_t GetAux() const { return m_aux; }
+    void SetPayloadSize(uint16_t bytes) { m_payloadSize = bytes; }
+    uint16_t GetPayloadSize() const { return m_payloadSize; }
+
+    /// The fields a switch needs to forward, read from the first 16 bytes of
+    /// a packet without deserialising the header (one copy, no INT decode).
+    struct FastFields
+    {
+        uint8_t type;
+        uint8_t priority;
+        bool ect;
+        bool hasInt;
+        uint32_t src;
+        uint32_t dst;
+        uint16_t sport;
+        uint16_t dport;
+    };
+    static FastFields PeekFast(const Packet& p);
+
+    /// Attach an empty INT stack (switches will stamp hops into it).
+    void EnableInt(uint8_t multLog2);
+    void DisableInt() { m_hasInt = false; }
+    bool HasInt() const { return m_hasInt; }
+    /// The stack in engine form (hops in path order); valid if HasInt().
+    const nicc::IntStack& GetIntStack() const { return m_int; }
+    /// Replace the whole stack (e.g. a receiver echoing it into an ACK).
+    void SetIntStack(const nicc::IntStack& st);
+    /// Append one record; false (and no change) if the stack is full.
+    bool PushIntHop(nicc::IntHop hop);
+
+  private:
+    Type m_type{DATA};
+    Ecn m_ecn{NOT_ECT};
+    bool m_hasInt{false};
+    uint8_t m_priority{0};
+    uint8_t m_opFlags{0};
+    uint32_t m_src{0};
+    uint32_t m_dst{0};
+    uint16_t m_sport{0};
+    uint16_t m_dport{ROCEV2_UDP_PORT};
+    uint32_t m_qpn{0};
+    uint32_t m_psn{0};
+    uint32_t m_aux{0};
+    uint16_t m_payloadSize{0};
+    nicc::IntStack m_int{};
+};
+
+/**
+ * \ingroup nicc
+ * \brief Priority flow control frame (802.1Qbb-like): a class-enable vector
+ * and one pause time per class, in quanta of 512 bit times. Quanta 0 with the
+ * class bit set means "resume now".
+ *
+ * Wire layout: 0 type (= NiccRoceHeader::PFC) | 1 class-enable vector |
+ * 2..17 quanta[8] (16 bits each).
+ */
+class NiccPfcHeader : public Header
+{
+  public:
+    static constexpr uint32_t NUM_CLASSES = 8;
+    static constexpr uint32_t SERIALIZED_SIZE = 18;
+    static constexpr uint32_t MIN_FRAME_BYTES = 64; ///< padded on the wire
+
+    NiccPfcHeader() = default;
+
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    /// Set class `cls` enabled with pause time `quanta` (0 = resume).
+    void SetQuanta(uint8_t cls, uint16_t quanta);
+    bool IsClassEnabled(uint8_t cls) const { return (m_classEnable >> cls) & 1u; }
+    uint16_t GetQuanta(uint8_t cls) const { return m_quanta[cls]; }
+
+  private:
+    uint8_t m_classEnable{0};
+    uint16_t m_quanta[NUM_CLASSES]{};
+};
+
+} // namespace ns3
+
+#endif // NICC_ROCEV2_HEADER_H

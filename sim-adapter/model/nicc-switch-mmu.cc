@@ -1,0 +1,207 @@
+/*
+ * nicc-switch-mmu.cc — NiccSwitchMmu: admission, release and the PFC
+ * XOFF / XON predicates (equations in the header banner).
+ */
+#include "nicc-switch-mmu.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("NiccSwitchMmu");
+NS_OBJECT_ENSURE_REGISTERED(NiccSwitchMmu);
+
+TypeId
+NiccSwitchMmu::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::NiccSwitchMmu")
+            .SetParent<Object>()
+            .SetGroupName("Nicc")
+            .AddConstructor<NiccSwitchMmu>()
+            .AddAttribute("BufferSize",
+                          "Total packet buffer of the switch in bytes (shared pool + "
+                          "PFC headroom).",
+                          UintegerValue(16000000),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_bufferSize),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("PfcAlpha",
+                          "Dynamic-threshold factor: an (ingress port, class) may hold "
+                          "Alpha * (free shared buffer) before XOFF.",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&NiccSwitchMmu::m_alpha),
+                          MakeDoubleChecker<double>(1.0 / 1024, 64.0))
+            .AddAttribute("PfcEnabled",
+                          "Lossless data classes with PFC (true) or lossy data classes "
+                          "that drop at the threshold (false).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NiccSwitchMmu::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("XonOffset",
+                          "Hysteresis in bytes: XON once the ingress usage is this far "
+                          "below the dynamic threshold (and its headroom is empty).",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_xonOffset),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HeadroomExtra",
+                          "Bytes added to every computed headroom (PFC response time "
+                          "of the upstream device, cable slack).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_headroomExtra),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("NumClasses",
+                          "Priority classes per port (must match the ports' NumClasses); "
+                          "classes 1.. are lossless when PFC is enabled.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_numClasses),
+                          MakeUintegerChecker<uint32_t>(2, MAX_CLASSES));
+    return tid;
+}
+
+NiccSwitchMmu::NiccSwitchMmu()
+    : m_bufferSize(16000000),
+      m_alpha(0.125),
+      m_pfcEnabled(true),
+      m_xonOffset(8192),
+      m_headroomExtra(0),
+      m_numClasses(2)
+{
+}
+
+uint64_t
+NiccSwitchMmu::HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes)
+{
+    // Bytes in flight during one round trip of the cable (pause travelling
+    // up, data still travelling down) plus a frame the upstream has started
+    // and a frame this port is sending ahead of the pause frame.
+    const double inflight = 2.0 * static_cast<double>(bps) * delay.GetSeconds() / 8.0;
+    return static_cast<uint64_t>(inflight + 0.5) + 2ULL * mtuFrameBytes;
+}
+
+uint32_t
+NiccSwitchMmu::AddPort(uint64_t headroomBytes)
+{
+    const uint32_t port = m_nPorts++;
+    m_headroomSize.push_back(headroomBytes + m_headroomExtra);
+    m_reservedHeadroom += headroomBytes + m_headroomExtra;
+    m_shared.resize(m_nPorts * MAX_CLASSES, 0);
+    m_headroomUsed.resize(m_nPorts * MAX_CLASSES, 0);
+    m_paused.resize(m_nPorts * MAX_CLASSES, false);
+    return port;
+}
+
+uint64_t
+NiccSwitchMmu::GetSharedSize() const
+{
+    const uint64_t reserved = m_pfcEnabled ? m_reservedHeadroom * (m_numClasses - 1) : 0;
+    return reserved < m_bufferSize ? m_bufferSize - reserved : 0;
+}
+
+uint64_t
+NiccSwitchMmu::GetThreshold() const
+{
+    const uint64_t size = GetSharedSize();
+    const uint64_t freeBytes = m_sharedUsed < size ? size - m_sharedUsed : 0;
+    return static_cast<uint64_t>(m_alpha * static_cast<double>(freeBytes));
+}
+
+NiccSwitchMmu::Admission
+NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
+{
+    NS_ABORT_MSG_UNLESS(port < m_nPorts && cls < MAX_CLASSES, "bad port/class");
+    const uint32_t i = Idx(port, cls);
+    const bool poolRoom = m_sharedUsed + bytes <= GetSharedSize();
+    if (cls == 0)
+    {
+        // Control: small, strict priority, never paused; bounded by the pool.
+        if (!poolRoom)
+        {
+            ++m_drops;
+            return DROP;
+        }
+        m_shared[i] += bytes;
+        m_sharedUsed += bytes;
+        return ADMIT_SHARED;
+    }
+    const bool underThreshold = m_shared[i] + bytes <= GetThreshold();
+    // Once a pair is using headroom it stays there until XON, so packets of
+    // one ingress are not reordered between the two pools' accounting.
+    if (poolRoom && underThreshold && m_headroomUsed[i] == 0)
+    {
+        m_shared[i] += bytes;
+        m_sharedUsed += bytes;
+        return ADMIT_SHARED;
+    }
+    if (m_pfcEnabled && m_headroomUsed[i] + bytes <= m_headroomSize[port])
+    {
+        m_headroomUsed[i] += bytes;
+        m_headroomUsedTotal += bytes;
+        return ADMIT_HEADROOM;
+    }
+    ++m_drops;
+    return DROP;
+}
+
+void
+NiccSwitchMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
+{
+    const uint32_t i = Idx(port, cls);
+    uint64_t left = bytes;
+    const uint64_t fromHeadroom = std::min<uint64_t>(left, m_headroomUsed[i]);
+    m_headroomUsed[i] -= fromHeadroom;
+    m_headroomUsedTotal -= fromHeadroom;
+    left -= fromHeadroom;
+    NS_ABORT_MSG_UNLESS(left <= m_shared[i], "MMU release underflow");
+    m_shared[i] -= left;
+    m_sharedUsed -= left;
+}
+
+bool
+NiccSwitchMmu::NeedPause(uint32_t port, uint8_t cls) const
+{
+    if (!IsLossless(cls))
+    {
+        return false;
+    }
+    const uint32_t i = Idx(port, cls);
+    return !m_paused[i] && (m_headroomUsed[i] > 0 || m_shared[i] > GetThreshold());
+}
+
+bool
+NiccSwitchMmu::NeedResume(uint32_t port, uint8_t cls) const
+{
+    const uint32_t i = Idx(port, cls);
+    if (!m_paused[i] || m_headroomUsed[i] > 0)
+    {
+        return false;
+    }
+    return m_shared[i] == 0 || m_shared[i] + m_xonOffset <= GetThreshold();
+}
+
+void
+NiccSwitchMmu::SetPaused(uint32_t port, uint8_t cls, bool paused)
+{
+    const uint32_t i = Idx(port, cls);
+    if (m_paused[i] == paused)
+    {
+        return;
+    }
+    m_paused[i] = paused;
+    if (paused)
+    {
+        m_pausedList.push_back(i);
+    }
+    else
+    {
+        m_pausedList.erase(std::find(m_pausedList.begin(), m_pausedList.end(), i));
+    }
+}
+
+} // namespace ns3

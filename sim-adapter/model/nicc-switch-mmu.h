@@ -1,0 +1,119 @@
+/*
+ * nicc-switch-mmu.h — shared-buffer memory management unit of the nicc
+ * switch, with the PFC decisions: per (ingress port, class) accounting in a
+ * shared pool bounded by a dynamic threshold, a reserved headroom per
+ * (ingress port, lossless class), XOFF / XON with hysteresis.
+ *
+ *   Ptr<NiccSwitchMmu> mmu = CreateObject<NiccSwitchMmu>();
+ *   uint32_t port = mmu->AddPort(NiccSwitchMmu::HeadroomBytes(100e9, MicroSeconds(1), 1100));
+ *   NiccSwitchMmu::Admission a = mmu->Admit(port, 1, 1056);
+ *   if (mmu->NeedPause(port, 1)) { send XOFF; mmu->SetPaused(port, 1, true); }
+ *   ...at departure: mmu->Release(port, 1, 1056);
+ *   if (mmu->NeedResume(port, 1)) { send XON; mmu->SetPaused(port, 1, false); }
+ *
+ * Equations (bytes):
+ *   SharedSize = BufferSize - sum over (port, lossless class) of Headroom
+ *   T          = Alpha * (SharedSize - SharedUsed)         dynamic threshold
+ *   Headroom   = 2 * rate * delay / 8 + 2 * MtuFrame + HeadroomExtra
+ *   XOFF when  shared(i,c) + bytes > T at arrival: the packet goes to the
+ *              headroom of (i,c) and a pause is due; drop if headroom is full.
+ *   XON  when  headroom(i,c) == 0 and
+ *              (shared(i,c) + XonOffset <= T  or  shared(i,c) == 0).
+ * Class 0 (control) is never paused: admitted while the shared pool has room.
+ * With PFC off, data classes are lossy: drop when shared(i,c) + bytes > T.
+ */
+#ifndef NICC_SWITCH_MMU_H
+#define NICC_SWITCH_MMU_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup nicc
+ * \brief Shared-buffer MMU with PFC thresholds (see file banner).
+ */
+class NiccSwitchMmu : public Object
+{
+  public:
+    static constexpr uint32_t MAX_CLASSES = 8;
+
+    enum Admission : uint8_t
+    {
+        ADMIT_SHARED = 0,
+        ADMIT_HEADROOM = 1,
+        DROP = 2,
+    };
+
+    static TypeId GetTypeId();
+    NiccSwitchMmu();
+
+    /// PFC headroom of one (port, class) for a link of `bps` bit/s and one-way
+    /// `delay`: two in-flight link delays of data plus two maximum frames.
+    static uint64_t HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes);
+
+    /// Register a port; its lossless classes reserve `headroomBytes` + the
+    /// HeadroomExtra attribute each (only when PFC is enabled). Returns the
+    /// port index (0, 1, ...).
+    uint32_t AddPort(uint64_t headroomBytes);
+    uint32_t GetNPorts() const { return m_nPorts; }
+
+    /// Account a packet arriving on (port, cls).
+    Admission Admit(uint32_t port, uint8_t cls, uint32_t bytes);
+    /// Return a departed packet's bytes: headroom of (port, cls) first.
+    void Release(uint32_t port, uint8_t cls, uint32_t bytes);
+
+    bool NeedPause(uint32_t port, uint8_t cls) const;
+    bool NeedResume(uint32_t port, uint8_t cls) const;
+    void SetPaused(uint32_t port, uint8_t cls, bool paused);
+    bool IsPaused(uint32_t port, uint8_t cls) const { return m_paused[Idx(port, cls)]; }
+    /// (port * MAX_CLASSES + cls) of every paused pair, for XON scans.
+    const std::vector<uint32_t>& GetPausedList() const { return m_pausedList; }
+
+    /// Current dynamic threshold T in bytes.
+    uint64_t GetThreshold() const;
+    uint64_t GetSharedSize() const;
+    uint64_t GetSharedUsed() const { return m_sharedUsed; }
+    uint64_t GetHeadroomUsedTotal() const { return m_headroomUsedTotal; }
+    uint64_t GetIngressShared(uint32_t port, uint8_t cls) const { return m_shared[Idx(port, cls)]; }
+    uint64_t GetIngressHeadroom(uint32_t port, uint8_t cls) const
+    {
+        return m_headroomUsed[Idx(port, cls)];
+    }
+    uint64_t GetHeadroomSize(uint32_t port) const { return m_headroomSize[port]; }
+    uint64_t GetDrops() const { return m_drops; }
+    bool IsPfcEnabled() const { return m_pfcEnabled; }
+    uint64_t GetBufferSize() const { return m_bufferSize; }
+    bool IsLossless(uint8_t cls) const { return m_pfcEnabled && cls != 0; }
+
+  private:
+    static uint32_t Idx(uint32_t port, uint8_t cls) { return port * MAX_CLASSES + cls; }
+
+    // Attributes.
+    uint64_t m_bufferSize;
+    double m_alpha;
+    bool m_pfcEnabled;
+    uint64_t m_xonOffset;
+    uint64_t m_headroomExtra;
+    uint32_t m_numClasses;
+
+    // State.
+    uint32_t m_nPorts{0};
+    uint64_t m_reservedHeadroom{0};
+    uint64_t m_sharedUsed{0};
+    uint64_t m_headroomUsedTotal{0};
+    uint64_t m_drops{0};
+    std::vector<uint64_t> m_headroomSize; ///< per port (each lossless class)
+    std::vector<uint64_t> m_shared;       ///< per (port, class)
+    std::vector<uint64_t> m_headroomUsed; ///< per (port, class)
+    std::vector<bool> m_paused;           ///< per (port, class)
+    std::vector<uint32_t> m_pausedList;
+};
+
+} // namespace ns3
+
+#endif // NICC_SWITCH_MMU_H

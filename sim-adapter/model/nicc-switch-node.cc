@@ -1,0 +1,441 @@
+/*
+ * nicc-switch-node.cc — NiccSwitchNode: ingress (parse, route, admit, XOFF),
+ * egress dequeue (release, XON, ECN mark, INT stamp) and PFC frame sending.
+ */
+#include "nicc-switch-node.h"
+
+#include "nicc-int.h"
+#include "nicc-rocev2-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("NiccSwitchNode");
+NS_OBJECT_ENSURE_REGISTERED(NiccSwitchNode);
+
+namespace
+{
+// Layout of the 32-bit meta word a queued packet carries through the port.
+constexpr uint32_t META_PORT_MASK = 0xFFFF;
+constexpr uint32_t META_ECT = 1u << 16;
+constexpr uint32_t META_INT = 1u << 17;
+constexpr uint8_t UDP_PROTOCOL = 17;
+
+// 64-bit finaliser (the splitmix64 mixing constants): every input bit
+// affects every output bit, so `hash % nextHops` spreads well.
+inline uint64_t
+Mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return x;
+}
+
+const std::vector<uint32_t> NO_ROUTE;
+} // namespace
+
+TypeId
+NiccSwitchNode::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::NiccSwitchNode")
+            .SetParent<Node>()
+            .SetGroupName("Nicc")
+            .AddConstructor<NiccSwitchNode>()
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU (its attributes hold the PFC knobs).",
+                          PointerValue(),
+                          MakePointerAccessor(&NiccSwitchNode::SetMmu, &NiccSwitchNode::GetMmu),
+                          MakePointerChecker<NiccSwitchMmu>())
+            .AddAttribute("EcmpSeed",
+                          "Per-switch seed mixed into the ECMP hash.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ForwardingMode",
+                          "Choice among equal-cost next hops.",
+                          EnumValue(ECMP),
+                          MakeEnumAccessor(&NiccSwitchNode::m_mode),
+                          MakeEnumChecker(ECMP,
+                                          "Ecmp",
+                                          SPRAY,
+                                          "Spray",
+                                          LEAST_QUEUE,
+                                          "LeastQueue"))
+            .AddAttribute("EcnEnabled",
+                          "RED/ECN marking of ECT data packets at egress.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NiccSwitchNode::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "RED Kmin in bytes; 0 = 100 KB per 25 Gb/s of the port rate.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_kminBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "RED Kmax in bytes; 0 = 400 KB per 25 Gb/s of the port rate.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_kmaxBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "RED marking probability at Kmax.",
+                          DoubleValue(NiccRedParams::PMAX_DEFAULT),
+                          MakeDoubleAccessor(&NiccSwitchNode::m_pmax),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("IntEnabled",
+                          "Stamp an HPCC INT record into data packets that carry a stack.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NiccSwitchNode::m_intEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PauseQuanta",
+                          "Pause time of an XOFF frame in 512-bit quanta; the switch "
+                          "re-sends XOFF at half this time while still congested.",
+                          UintegerValue(0xFFFF),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1, 0xFFFF))
+            .AddTraceSource("Enqueue",
+                            "A packet entered an egress queue: (packet, port, class, "
+                            "queue bytes after).",
+                            MakeTraceSourceAccessor(&NiccSwitchNode::m_enqueueTrace),
+                            "ns3::NiccSwitchNode::QueueTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A packet left an egress queue: (packet, port, class, queue "
+                            "bytes after).",
+                            MakeTraceSourceAccessor(&NiccSwitchNode::m_dequeueTrace),
+                            "ns3::NiccSwitchNode::QueueTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped: (packet, ingress port, reason).",
+                            MakeTraceSourceAccessor(&NiccSwitchNode::m_dropTrace),
+                            "ns3::NiccSwitchNode::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE: (packet, port, class, queue bytes).",
+                            MakeTraceSourceAccessor(&NiccSwitchNode::m_markTrace),
+                            "ns3::NiccSwitchNode::QueueTracedCallback")
+            .AddTraceSource("Pfc",
+                            "XOFF (true) or XON (false) sent: (ingress port, class, pause).",
+                            MakeTraceSourceAccessor(&NiccSwitchNode::m_pfcTrace),
+                            "ns3::NiccSwitchNode::PfcTracedCallback");
+    return tid;
+}
+
+NiccSwitchNode::NiccSwitchNode()
+    : m_mmu(CreateObject<NiccSwitchMmu>()),
+      m_ecmpSeed(0),
+      m_mode(ECMP),
+      m_ecnEnabled(true),
+      m_kminBytes(0),
+      m_kmaxBytes(0),
+      m_pmax(NiccRedParams::PMAX_DEFAULT),
+      m_intEnabled(true),
+      m_pauseQuanta(0xFFFF),
+      m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+void
+NiccSwitchNode::DoDispose()
+{
+    for (auto& ev : m_pauseRefresh)
+    {
+        ev.Cancel();
+    }
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_rng = nullptr;
+    Node::DoDispose();
+}
+
+void
+NiccSwitchNode::SetMmu(Ptr<NiccSwitchMmu> mmu)
+{
+    // The attribute's initial value is null; keep the MMU made in the
+    // constructor then. Replacing it only makes sense before AddPort.
+    if (mmu)
+    {
+        NS_ABORT_MSG_UNLESS(m_ports.empty(), "set the Mmu before adding ports");
+        m_mmu = mmu;
+    }
+}
+
+int64_t
+NiccSwitchNode::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+uint32_t
+NiccSwitchNode::AddPort(Ptr<NiccNetDevice> dev)
+{
+    const uint32_t ifIndex = AddDevice(dev);
+    const uint32_t port = static_cast<uint32_t>(m_ports.size());
+    m_ports.push_back(dev);
+    if (m_portIndex.size() <= ifIndex)
+    {
+        m_portIndex.resize(ifIndex + 1, 0);
+    }
+    m_portIndex[ifIndex] = port;
+    const uint64_t bps = dev->GetDataRate().GetBitRate();
+    const uint32_t mtuFrame = dev->GetMtu() + NiccRoceHeader::BASE_SIZE +
+                              static_cast<uint32_t>(nicc::IntStackBytes(nicc::kIntMaxHops));
+    const uint32_t mmuPort =
+        m_mmu->AddPort(NiccSwitchMmu::HeadroomBytes(bps, dev->GetPropagationDelay(), mtuFrame));
+    NS_ABORT_MSG_UNLESS(mmuPort == port, "MMU and switch port numbering diverged");
+    NiccRedParams red = NiccRedParams::ScaledForRate(bps);
+    red.kminBytes = m_kminBytes ? m_kminBytes : red.kminBytes;
+    red.kmaxBytes = m_kmaxBytes ? m_kmaxBytes : red.kmaxBytes;
+    red.pmax = m_pmax;
+    m_red.push_back(red);
+    m_intRateCode.push_back(NiccIntRateCode(bps));
+    m_pauseRefresh.resize(m_ports.size() * NiccSwitchMmu::MAX_CLASSES);
+    dev->SetNiccReceiveCallback(MakeCallback(&NiccSwitchNode::Receive, this));
+    dev->SetEgressCallback(MakeCallback(&NiccSwitchNode::OnEgress, this));
+    return port;
+}
+
+NiccRedParams
+NiccSwitchNode::GetRedParams(uint32_t port) const
+{
+    return m_red[port];
+}
+
+bool
+NiccSwitchNode::ShouldMarkEcn(uint32_t port, uint64_t qlenBytes)
+{
+    const double p = NiccRedMarkProbability(qlenBytes, m_red[port]);
+    // No draw at the ends of the ramp: cheaper, and exact 0 / 1.
+    return p >= 1.0 || (p > 0.0 && m_rng->GetValue() < p);
+}
+
+void
+NiccSwitchNode::AddRoute(uint32_t dst, uint32_t port)
+{
+    if (m_routes.size() <= dst)
+    {
+        m_routes.resize(dst + 1);
+    }
+    m_routes[dst].push_back(port);
+}
+
+void
+NiccSwitchNode::ClearRoutes()
+{
+    m_routes.clear();
+}
+
+const std::vector<uint32_t>&
+NiccSwitchNode::GetRoute(uint32_t dst) const
+{
+    return dst < m_routes.size() ? m_routes[dst] : NO_ROUTE;
+}
+
+uint64_t
+NiccSwitchNode::EcmpHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport) const
+{
+    uint64_t x = Mix64((static_cast<uint64_t>(m_ecmpSeed) << 32) ^ src);
+    x = Mix64(x ^ (static_cast<uint64_t>(dst) << 24) ^ UDP_PROTOCOL);
+    x = Mix64(x ^ (static_cast<uint64_t>(sport) << 16) ^ dport);
+    return x;
+}
+
+uint64_t
+NiccSwitchNode::EcmpHash(const NiccRoceHeader& h) const
+{
+    return EcmpHash(h.GetSrc(), h.GetDst(), h.GetSport(), h.GetDport());
+}
+
+uint32_t
+NiccSwitchNode::SelectEgressPort(const NiccRoceHeader& h)
+{
+    return SelectEgressPort(h.GetSrc(), h.GetDst(), h.GetSport(), h.GetDport());
+}
+
+uint32_t
+NiccSwitchNode::SelectEgressPort(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
+{
+    const std::vector<uint32_t>& hops = GetRoute(dst);
+    const uint32_t n = static_cast<uint32_t>(hops.size());
+    if (n == 1)
+    {
+        return hops[0];
+    }
+    switch (m_mode)
+    {
+    case SPRAY:
+        return hops[m_rng->GetInteger(0, n - 1)];
+    case LEAST_QUEUE: {
+        const uint32_t start = static_cast<uint32_t>(EcmpHash(src, dst, sport, dport) % n);
+        uint32_t best = hops[start];
+        uint64_t bestBytes = m_ports[best]->GetTotalQueueBytes();
+        for (uint32_t k = 1; k < n; ++k)
+        {
+            const uint32_t port = hops[(start + k) % n];
+            const uint64_t bytes = m_ports[port]->GetTotalQueueBytes();
+            if (bytes < bestBytes)
+            {
+                best = port;
+                bestBytes = bytes;
+            }
+        }
+        return best;
+    }
+    case ECMP:
+    default:
+        return hops[EcmpHash(src, dst, sport, dport) % n];
+    }
+}
+
+void
+NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
+{
+    const uint32_t inPort = m_portIndex[dev->GetIfIndex()];
+    const NiccRoceHeader::FastFields h = NiccRoceHeader::PeekFast(*p);
+    if (GetRoute(h.dst).empty())
+    {
+        ++m_drops;
+        m_dropTrace(p, inPort, DROP_NO_ROUTE);
+        return;
+    }
+    const uint32_t outPort = SelectEgressPort(h.src, h.dst, h.sport, h.dport);
+    Ptr<NiccNetDevice> out = m_ports[outPort];
+    const uint8_t nClasses = static_cast<uint8_t>(out->GetNumClasses());
+    const uint8_t cls = h.priority < nClasses ? h.priority : nClasses - 1;
+    const uint32_t size = p->GetSize();
+
+    if (m_mmu->Admit(inPort, cls, size) == NiccSwitchMmu::DROP)
+    {
+        ++m_drops;
+        m_dropTrace(p, inPort, DROP_BUFFER);
+        return;
+    }
+    if (m_mmu->NeedPause(inPort, cls))
+    {
+        SendPause(inPort, cls);
+    }
+    const uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsedTotal();
+    m_maxBufferUsed = used > m_maxBufferUsed ? used : m_maxBufferUsed;
+
+    uint32_t meta = inPort & META_PORT_MASK;
+    if (h.ect)
+    {
+        meta |= META_ECT;
+    }
+    if (h.hasInt && h.type == NiccRoceHeader::DATA)
+    {
+        meta |= META_INT;
+    }
+    out->Enqueue(p, cls, meta);
+    // Enqueue may have started the transmission at once: count what waits.
+    const uint64_t qlen = out->GetQueueBytes(cls);
+    m_maxQueueBytes = qlen > m_maxQueueBytes ? qlen : m_maxQueueBytes;
+    m_enqueueTrace(p, outPort, cls, qlen);
+}
+
+void
+NiccSwitchNode::OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uint32_t meta)
+{
+    const uint32_t inPort = meta & META_PORT_MASK;
+    const uint32_t outPort = m_portIndex[dev->GetIfIndex()];
+    m_mmu->Release(inPort, cls, p->GetSize());
+    if (!m_mmu->GetPausedList().empty())
+    {
+        CheckResumes();
+    }
+    const uint64_t qlen = dev->GetQueueBytes(cls);
+    const bool mark = m_ecnEnabled && cls != NiccNetDevice::CONTROL_CLASS && (meta & META_ECT) &&
+                      ShouldMarkEcn(outPort, qlen);
+    const bool stamp = m_intEnabled && (meta & META_INT);
+    if (mark || stamp)
+    {
+        NiccRoceHeader h;
+        p->RemoveHeader(h);
+        if (mark)
+        {
+            h.SetEcn(NiccRoceHeader::CE);
+            ++m_ecnMarked;
+            m_markTrace(p, outPort, cls, qlen);
+        }
+        if (stamp)
+        {
+            const uint64_t nowNs = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+            h.PushIntHop(NiccIntMakeHop(m_intRateCode[outPort],
+                                        nowNs,
+                                        dev->GetTxBytes(),
+                                        dev->GetTotalQueueBytes(),
+                                        h.GetIntStack().mult_log2));
+        }
+        p->AddHeader(h);
+    }
+    m_dequeueTrace(p, outPort, cls, qlen);
+}
+
+void
+NiccSwitchNode::CheckResumes()
+{
+    // Copy: SendResume edits the list. Paused pairs are few (bounded by
+    // ports x classes), and the scan only runs while some are paused.
+    const std::vector<uint32_t> paused = m_mmu->GetPausedList();
+    for (uint32_t idx : paused)
+    {
+        const uint32_t port = idx / NiccSwitchMmu::MAX_CLASSES;
+        const uint8_t cls = static_cast<uint8_t>(idx % NiccSwitchMmu::MAX_CLASSES);
+        if (m_mmu->NeedResume(port, cls))
+        {
+            SendResume(port, cls);
+        }
+    }
+}
+
+void
+NiccSwitchNode::SendPause(uint32_t port, uint8_t cls)
+{
+    m_mmu->SetPaused(port, cls, true);
+    m_ports[port]->SendPfc(cls, m_pauseQuanta);
+    ++m_pausesSent;
+    m_pfcTrace(port, cls, true);
+    // Refresh before the upstream's pause timer runs out.
+    const Time half = m_ports[port]->GetDataRate().CalculateBytesTxTime(32u * m_pauseQuanta);
+    EventId& ev = m_pauseRefresh[port * NiccSwitchMmu::MAX_CLASSES + cls];
+    ev.Cancel();
+    ev = Simulator::Schedule(half, &NiccSwitchNode::RefreshPause, this, port, cls);
+}
+
+void
+NiccSwitchNode::RefreshPause(uint32_t port, uint8_t cls)
+{
+    if (!m_mmu->IsPaused(port, cls))
+    {
+        return;
+    }
+    if (m_mmu->NeedResume(port, cls))
+    {
+        SendResume(port, cls);
+        return;
+    }
+    m_mmu->SetPaused(port, cls, false);
+    SendPause(port, cls);
+}
+
+void
+NiccSwitchNode::SendResume(uint32_t port, uint8_t cls)
+{
+    m_mmu->SetPaused(port, cls, false);
+    m_pauseRefresh[port * NiccSwitchMmu::MAX_CLASSES + cls].Cancel();
+    m_ports[port]->SendPfc(cls, 0);
+    ++m_resumesSent;
+    m_pfcTrace(port, cls, false);
+}
+
+} // namespace ns3

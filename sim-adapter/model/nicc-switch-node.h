@@ -1,0 +1,152 @@
+/*
+ * nicc-switch-node.h — the nicc fabric switch: a Node whose ports are
+ * NiccNetDevices, forwarding NiccRoceHeader packets by destination node id
+ * over static equal-cost next-hop sets (ECMP on the 5-tuple with a per-switch
+ * seed, per-packet spray, or least-queue), with a shared-buffer MMU and PFC
+ * (NiccSwitchMmu), RED/ECN marking and HPCC INT stamping at egress dequeue.
+ *
+ *   Ptr<NiccSwitchNode> sw = CreateObject<NiccSwitchNode>();
+ *   sw->GetMmu()->SetAttribute("BufferSize", UintegerValue(4000000));
+ *   uint32_t port = sw->AddPort(dev);          // dev attached to a channel
+ *   sw->AddRoute(dstNodeId, port);             // or NiccFabricHelper::InstallRoutes
+ *
+ * Units: bytes, bit/s, node ids as addresses. Per packet and hop the switch
+ * parses the header once at arrival and rewrites it only when it marks CE or
+ * stamps INT.
+ */
+#ifndef NICC_SWITCH_NODE_H
+#define NICC_SWITCH_NODE_H
+
+#include "nicc-ecn.h"
+#include "nicc-net-device.h"
+#include "nicc-switch-mmu.h"
+
+#include "ns3/node.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class NiccRoceHeader;
+
+/**
+ * \ingroup nicc
+ * \brief Shared-buffer lossless switch (see file banner).
+ */
+class NiccSwitchNode : public Node
+{
+  public:
+    enum ForwardingMode : uint8_t
+    {
+        ECMP = 0,        ///< hash of (src, dst, sport, dport, proto) and seed
+        SPRAY = 1,       ///< uniformly random next hop per packet
+        LEAST_QUEUE = 2, ///< next hop with the fewest queued bytes (ties: ECMP)
+    };
+
+    enum DropReason : uint8_t
+    {
+        DROP_NO_ROUTE = 0,
+        DROP_BUFFER = 1,
+    };
+
+    /// Signatures of the trace sources.
+    typedef void (*QueueTracedCallback)(Ptr<const Packet> p,
+                                        uint32_t port,
+                                        uint8_t cls,
+                                        uint64_t qlenBytes);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> p, uint32_t inPort, uint8_t reason);
+    typedef void (*PfcTracedCallback)(uint32_t port, uint8_t cls, bool pause);
+
+    static TypeId GetTypeId();
+    NiccSwitchNode();
+
+    /// Add a port (the device must already be attached to its channel so its
+    /// rate and delay size the PFC headroom). Returns the port index.
+    uint32_t AddPort(Ptr<NiccNetDevice> dev);
+    Ptr<NiccNetDevice> GetPort(uint32_t port) const { return m_ports[port]; }
+    uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
+    Ptr<NiccSwitchMmu> GetMmu() const { return m_mmu; }
+    /// Replace the MMU (before the first AddPort); null is ignored.
+    void SetMmu(Ptr<NiccSwitchMmu> mmu);
+
+    /// Add `port` to the equal-cost next hops towards node `dst`.
+    void AddRoute(uint32_t dst, uint32_t port);
+    void ClearRoutes();
+    /// Next hops towards `dst` (empty if unknown).
+    const std::vector<uint32_t>& GetRoute(uint32_t dst) const;
+    /// The egress port the switch picks for a packet with header `h`.
+    uint32_t SelectEgressPort(const NiccRoceHeader& h);
+    /// ECMP hash of the 5-tuple (protocol UDP) with this switch's seed.
+    uint64_t EcmpHash(const NiccRoceHeader& h) const;
+    uint64_t EcmpHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport) const;
+
+    /// One RED draw for a packet leaving `port` with `qlenBytes` queued
+    /// behind it (the decision OnEgress applies to ECT data packets).
+    bool ShouldMarkEcn(uint32_t port, uint64_t qlenBytes);
+
+    /// RED parameters in force on `port` (explicit attributes or scaled).
+    NiccRedParams GetRedParams(uint32_t port) const;
+
+    /// Fix the random streams used (spray, ECN). Returns streams used.
+    int64_t AssignStreams(int64_t stream);
+
+    // Counters.
+    uint64_t GetDrops() const { return m_drops; }
+    uint64_t GetPfcPauseSent() const { return m_pausesSent; }
+    uint64_t GetPfcResumeSent() const { return m_resumesSent; }
+    uint64_t GetEcnMarked() const { return m_ecnMarked; }
+    uint64_t GetMaxQueueBytes() const { return m_maxQueueBytes; }
+    uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    uint32_t SelectEgressPort(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport);
+    void Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p);
+    void OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uint32_t meta);
+    void SendPause(uint32_t port, uint8_t cls);
+    void SendResume(uint32_t port, uint8_t cls);
+    void RefreshPause(uint32_t port, uint8_t cls);
+    void CheckResumes();
+
+    // Attributes.
+    Ptr<NiccSwitchMmu> m_mmu;
+    uint32_t m_ecmpSeed;
+    ForwardingMode m_mode;
+    bool m_ecnEnabled;
+    uint64_t m_kminBytes;
+    uint64_t m_kmaxBytes;
+    double m_pmax;
+    bool m_intEnabled;
+    uint16_t m_pauseQuanta;
+
+    // State.
+    std::vector<Ptr<NiccNetDevice>> m_ports;
+    std::vector<uint32_t> m_portIndex; ///< device ifIndex -> port index
+    std::vector<NiccRedParams> m_red;   ///< per port
+    std::vector<uint8_t> m_intRateCode; ///< per port
+    std::vector<std::vector<uint32_t>> m_routes; ///< dst node id -> ports
+    std::vector<EventId> m_pauseRefresh;         ///< per (port, class)
+    Ptr<UniformRandomVariable> m_rng;
+    uint64_t m_drops{0};
+    uint64_t m_pausesSent{0};
+    uint64_t m_resumesSent{0};
+    uint64_t m_ecnMarked{0};
+    uint64_t m_maxQueueBytes{0};
+    uint64_t m_maxBufferUsed{0};
+
+    // Trace sources.
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint64_t> m_enqueueTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint64_t> m_dequeueTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint64_t> m_markTrace;
+    TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
+};
+
+} // namespace ns3
+
+#endif // NICC_SWITCH_NODE_H

@@ -1,0 +1,222 @@
+"""DCQCN reference model: the equations of docs/dcqcn.md in floating point.
+
+Independent of the engine: it shares no code with engine/nicc/dcqcn.h and
+keeps rates as real numbers (kb/s), alpha as a real in [0, 1] and time as
+unbounded integers (ns). The vector generator (gen.py) runs it to produce
+the expected values of the DCQCN conformance vectors.
+
+Sources: Zhu et al., "Congestion Control for Large-Scale RDMA Deployments",
+SIGCOMM 2015 (reaction point, alpha, fast recovery / additive / hyper
+increase); the mlx5 driver's cc_params for the parameter names and the
+options the paper does not have (min_dec_fac, clamp_tgt_rate[_ati],
+rate_to_set_on_first_cnp, release at line rate).
+"""
+
+MLX5 = dict(
+    rp_time_reset=300, rp_byte_reset=32767, rp_threshold=1, rp_ai_rate=5, rp_hai_rate=50,
+    rp_gd=11, rp_min_dec_fac=50, rp_min_rate=1, rp_max_rate=0, rp_dce_tcp_g=1019,
+    rp_dce_tcp_rtt=1, rp_rate_reduce_monitor_period=4, rp_initial_alpha_value=1023,
+    rp_rate_to_set_on_first_cnp=0, rp_clamp_tgt_rate=0, rp_clamp_tgt_rate_ati=1,
+    np_min_time_between_cnps=4)
+
+PAPER = dict(
+    rp_time_reset=55, rp_byte_reset=10 * 1024 * 1024, rp_threshold=5, rp_ai_rate=40,
+    rp_hai_rate=400, rp_gd=11, rp_min_dec_fac=50, rp_min_rate=1, rp_max_rate=0,
+    rp_dce_tcp_g=1020, rp_dce_tcp_rtt=55, rp_rate_reduce_monitor_period=0,
+    rp_initial_alpha_value=1023, rp_rate_to_set_on_first_cnp=0, rp_clamp_tgt_rate=1,
+    rp_clamp_tgt_rate_ati=1, np_min_time_between_cnps=50)
+
+PROFILES = {"mlx5": MLX5, "dcqcn-paper": PAPER}
+
+RELEASE_MARGIN_KBPS = 1000.0   # "within 1 Mb/s of the maximum"
+HORIZON_US = (2 ** 31 - 1) // 1000
+
+
+def params(profile, line_rate_mbps, **overrides):
+    p = dict(PROFILES[profile])
+    p["line_rate_mbps"] = line_rate_mbps
+    p.update(overrides)
+    return p
+
+
+def validate(p):
+    """Returns (field, code) of the first invalid field, or None. Mirrors the
+    ranges documented in docs/dcqcn.md."""
+    lr = p["line_rate_mbps"]
+    if lr == 0:
+        return ("line_rate_mbps", "zero")
+    if lr > 1600000:
+        return ("line_rate_mbps", "out_of_range")
+    if p["rp_time_reset"] == 0:
+        return ("rp_time_reset", "zero")
+    if p["rp_time_reset"] > HORIZON_US:
+        return ("rp_time_reset", "out_of_range")
+    if p["rp_threshold"] > 31:
+        return ("rp_threshold", "out_of_range")
+    if p["rp_ai_rate"] > lr:
+        return ("rp_ai_rate", "out_of_range")
+    if p["rp_hai_rate"] > lr:
+        return ("rp_hai_rate", "out_of_range")
+    if p["rp_hai_rate"] < p["rp_ai_rate"]:
+        return ("rp_hai_rate", "inconsistent")
+    if not 10 <= p["rp_gd"] <= 20:
+        return ("rp_gd", "out_of_range")
+    if p["rp_min_dec_fac"] == 0:
+        return ("rp_min_dec_fac", "zero")
+    if p["rp_min_dec_fac"] > 100:
+        return ("rp_min_dec_fac", "out_of_range")
+    if p["rp_max_rate"] > lr:
+        return ("rp_max_rate", "out_of_range")
+    if p["rp_min_rate"] == 0:
+        return ("rp_min_rate", "zero")
+    mx = p["rp_max_rate"] or lr
+    if p["rp_min_rate"] > mx:
+        return ("rp_min_rate", "inconsistent")
+    if p["rp_dce_tcp_g"] > 1023:
+        return ("rp_dce_tcp_g", "out_of_range")
+    if p["rp_dce_tcp_rtt"] == 0:
+        return ("rp_dce_tcp_rtt", "zero")
+    if p["rp_dce_tcp_rtt"] > HORIZON_US:
+        return ("rp_dce_tcp_rtt", "out_of_range")
+    if p["rp_rate_reduce_monitor_period"] > HORIZON_US:
+        return ("rp_rate_reduce_monitor_period", "out_of_range")
+    if p["rp_initial_alpha_value"] > 1023:
+        return ("rp_initial_alpha_value", "out_of_range")
+    first = p["rp_rate_to_set_on_first_cnp"]
+    if first > mx:
+        return ("rp_rate_to_set_on_first_cnp", "out_of_range")
+    if first != 0 and first < p["rp_min_rate"]:
+        return ("rp_rate_to_set_on_first_cnp", "inconsistent")
+    if p["rp_clamp_tgt_rate"] > 1:
+        return ("rp_clamp_tgt_rate", "out_of_range")
+    if p["rp_clamp_tgt_rate_ati"] > 1:
+        return ("rp_clamp_tgt_rate_ati", "out_of_range")
+    if p["np_min_time_between_cnps"] > HORIZON_US:
+        return ("np_min_time_between_cnps", "out_of_range")
+    return None
+
+
+class ReactionPoint:
+    """One flow at the sender. Methods take the time in ns (any integer) and
+    return (flags, timer_ns) where flags is a set of action names."""
+
+    def __init__(self, p):
+        self.p = p
+        self.max = 1000.0 * (p["rp_max_rate"] or p["line_rate_mbps"])
+        self.keep = p["rp_dce_tcp_g"] / 1024.0
+        self.g = 1.0 - self.keep
+        self.period = 1000 * p["rp_dce_tcp_rtt"]
+        self.active = False
+        self.rc = self.rt = self.max
+        self.alpha = 0.0
+        self.alpha_start = 0
+        self.cnp_in_period = False
+        self.last_cut = 0
+        self.cut_open = False
+        self.timer_inc = False
+        self.due = None
+        self.t = self.bc = 0
+        self.bytes = 0
+
+    def rate_kbps(self):
+        return self.rc if self.active else self.max
+
+    def _close_periods(self, now):
+        k = (now - self.alpha_start) // self.period
+        if k <= 0:
+            return
+        self.alpha_start += k * self.period
+        self.alpha = self.keep * self.alpha + (self.g if self.cnp_in_period else 0.0)
+        self.cnp_in_period = False
+        self.alpha *= self.keep ** (k - 1)
+
+    def _cut(self, now):
+        p = self.p
+        if p["rp_clamp_tgt_rate"] or (p["rp_clamp_tgt_rate_ati"] and self.timer_inc):
+            self.rt = self.rc
+        cut = self.rc * (1.0 - self.alpha / 2.0 ** (p["rp_gd"] - 10))
+        floor = self.rc * p["rp_min_dec_fac"] / 100.0
+        self.rc = max(cut, floor, 1000.0 * p["rp_min_rate"])
+        self.rt = max(self.rt, self.rc)
+        self.t = self.bc = 0
+        self.bytes = 0
+        self.last_cut = now
+        self.cut_open = False
+        self.timer_inc = False
+        self.due = now + 1000 * p["rp_time_reset"]
+        return {"set_rate", "arm_timer"}, self.due
+
+    def _increase(self, by_timer):
+        f = self.p["rp_threshold"]
+        hi, lo = max(self.t, self.bc), min(self.t, self.bc)
+        if hi >= f:
+            step = self.p["rp_hai_rate"] if lo > f else self.p["rp_ai_rate"]
+            self.rt = min(self.rt + 1000.0 * step, self.max)
+        self.rc = (self.rt + self.rc) / 2.0
+        if by_timer:
+            self.t = min(self.t + 1, 255)
+            self.timer_inc = True
+        else:
+            self.bc = min(self.bc + 1, 255)
+        if self.rt >= self.max and self.max - self.rc <= RELEASE_MARGIN_KBPS:
+            self.active = False
+            self.rc = self.max
+            self.due = None
+            return {"set_rate", "cancel_timer"}
+        return {"set_rate"}
+
+    def on_cnp(self, now):
+        if not self.active:
+            start = 1000.0 * (self.p["rp_rate_to_set_on_first_cnp"] or 0) or self.max
+            self.active = True
+            self.rc = self.rt = start
+            self.alpha = self.p["rp_initial_alpha_value"] / 1024.0
+            self.alpha_start = now
+            self.cnp_in_period = False
+            self.timer_inc = False
+            return self._cut(now)
+        self._close_periods(now)
+        self.cnp_in_period = True
+        mon = 1000 * self.p["rp_rate_reduce_monitor_period"]
+        if self.cut_open or now - self.last_cut >= mon:
+            return self._cut(now)
+        return set(), None
+
+    def on_timer(self, now):
+        if not self.active:
+            return set(), None
+        if now < self.due:
+            return {"arm_timer"}, self.due
+        if now - self.last_cut >= 1000 * self.p["rp_rate_reduce_monitor_period"]:
+            self.cut_open = True
+        flags = self._increase(True)
+        if self.active:
+            self.due = now + 1000 * self.p["rp_time_reset"]
+            return flags | {"arm_timer"}, self.due
+        return flags, None
+
+    def on_tx(self, nbytes, now):
+        reset = self.p["rp_byte_reset"]
+        if not self.active or reset == 0:
+            return set(), None
+        self.bytes += nbytes
+        if self.bytes < reset:
+            return set(), None
+        self.bytes -= reset
+        if self.bytes >= reset:
+            self.bytes = reset - 1
+        return self._increase(False), None
+
+
+class NotificationPoint:
+    def __init__(self, p):
+        self.interval = 1000 * p["np_min_time_between_cnps"]
+        self.last = None
+
+    def on_packet(self, ce, now):
+        if not ce:
+            return set()
+        if self.last is not None and 0 <= now - self.last < self.interval:
+            return set()
+        self.last = now
+        return {"send_cnp"}

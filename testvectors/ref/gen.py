@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Generates the conformance vectors in testvectors/vectors/ from the
+reference models (floating point, standard library only).
+
+    python3 testvectors/ref/gen.py [--out testvectors/vectors] [--only dcqcn]
+
+Each algorithm has a module here (dcqcn_ref.py, hpcc_ref.py, spray_ref.py)
+and a function below that lists its scenarios. The engine is never run:
+expected values are the models' own. Output is deterministic (seeded).
+"""
+import argparse
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import dcqcn_ref  # noqa: E402
+
+FLAG_ORDER = ["set_rate", "set_window", "use_ev", "send_cnp", "arm_timer", "cancel_timer"]
+
+
+def flags_text(flags):
+    names = [f for f in FLAG_ORDER if f in flags]
+    return ",".join(names) if names else "none"
+
+
+class Vector:
+    """Accumulates the text of one vector file."""
+
+    def __init__(self, algo, name, profile, comment):
+        self.algo, self.name = algo, name
+        self.lines = ["# " + line for line in comment.strip().splitlines()]
+        self.lines += ["nicc-vector 1", f"algo {algo}", f"name {name}", f"profile {profile}"]
+
+    def add(self, line):
+        self.lines.append(line)
+
+    def text(self):
+        return "\n".join(self.lines + ["end", ""])
+
+
+def write(out_dir, vec):
+    path = os.path.join(out_dir, vec.algo.split("-")[0], vec.name.split("/")[-1] + ".vec")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(vec.text())
+    return path
+
+
+# ---------------------------------------------------------------------------
+# DCQCN
+# ---------------------------------------------------------------------------
+
+# Instructions per event kind (x86-64, -O2), promised by every DCQCN vector
+# and checked under callgrind. Measured worst cases plus headroom; see
+# docs/vectors.md.
+DCQCN_BOUNDS = {"cnp": 300, "timer": 160, "tx": 120, "rx": 60}
+RATE_TOL = "tolerance rate_kbps rel 0.005 abs 1000"
+ALPHA_TOL = "tolerance alpha_q20 rel 0.002 abs 256"
+
+
+def dcqcn_vector(name, profile, comment, events, line_rate=100000, start=0, check_alpha=True,
+                 **overrides):
+    """events: list of (t_ns, kind, arg) with kind cnp|timer|tx|rx and arg the
+    byte count (tx) or CE bit (rx). `t_ns` is relative to `start`. Returns the
+    Vector with the model's expectations after each event."""
+    p = dcqcn_ref.params(profile, line_rate, **overrides)
+    vec = Vector("dcqcn", "dcqcn/" + name, profile, comment)
+    if line_rate != 100000 or "line_rate_mbps" in overrides:
+        vec.add(f"param line_rate_mbps {p['line_rate_mbps']}")
+    for k, v in overrides.items():
+        if k != "line_rate_mbps":
+            vec.add(f"param {k} {v}")
+    for kind, bound in DCQCN_BOUNDS.items():
+        vec.add(f"bound {kind} {bound}")
+    vec.add(RATE_TOL)
+    vec.add(ALPHA_TOL)
+    rp = dcqcn_ref.ReactionPoint(p)
+    np_ = dcqcn_ref.NotificationPoint(p)
+    for t, kind, arg in events:
+        now = start + t
+        timer = None
+        if kind == "cnp":
+            flags, timer = rp.on_cnp(now)
+            vec.add(f"at {now} cnp")
+        elif kind == "timer":
+            flags, timer = rp.on_timer(now)
+            vec.add(f"at {now} timer")
+        elif kind == "tx":
+            flags, timer = rp.on_tx(arg, now)
+            vec.add(f"at {now} tx bytes={arg}")
+        elif kind == "rx":
+            flags = np_.on_packet(arg, now)
+            vec.add(f"at {now} rx ce={arg}")
+        else:
+            raise ValueError(kind)
+        vec.add(f"expect flags {flags_text(flags)}")
+        vec.add(f"expect rate_kbps {round(rp.rate_kbps())}")
+        if timer is not None:
+            vec.add(f"expect timer_ns {timer % 2**32} exact")
+        if kind == "cnp" and rp.active and check_alpha:
+            vec.add(f"expect alpha_q20 {round(rp.alpha * 2**20)}")
+    return vec
+
+
+def dcqcn_param_error(name, field, code, comment, profile="mlx5", **overrides):
+    vec = Vector("dcqcn", "dcqcn/" + name, profile, comment)
+    p = dcqcn_ref.params(profile, overrides.pop("line_rate_mbps", 100000), **overrides)
+    got = dcqcn_ref.validate(p)
+    assert got == (field, code), (name, got)
+    if p["line_rate_mbps"] != 100000:
+        vec.add(f"param line_rate_mbps {p['line_rate_mbps']}")
+    for k, v in overrides.items():
+        vec.add(f"param {k} {v}")
+    vec.add(f"expect-status {field} {code}")
+    return vec
+
+
+def timers_after(rp_due, n, period_ns, start_t):
+    """n timer events at the increase timer's period, from start_t."""
+    return [(start_t + (i + 1) * period_ns, "timer", None) for i in range(n)]
+
+
+def dcqcn_random(name, profile, seed, n, start=1000, **overrides):
+    """A long random run: congestion episodes with CNPs, per-packet tx
+    reports, timers delivered at the deadlines the model asks for, and some
+    early (stale) timer deliveries."""
+    rng = random.Random(seed)
+    p = dcqcn_ref.params(profile, overrides.pop("line_rate_mbps", 100000), **overrides)
+    shadow = dcqcn_ref.ReactionPoint(p)  # tracks the deadline to deliver timers at
+    events = []
+    t = 0
+    congested = True
+    mtu = rng.choice([1024, 4096, 9000])
+    while len(events) < n:
+        if rng.random() < 0.01:
+            congested = not congested
+        gap = int(rng.expovariate(1.0 / (2500 if congested else 15000))) + 1
+        nxt = t + gap
+        if shadow.due is not None and shadow.due - start <= nxt:
+            t = shadow.due - start
+            shadow.on_timer(start + t)
+            events.append((t, "timer", None))
+            continue
+        t = nxt
+        r = rng.random()
+        if congested and r < 0.12:
+            shadow.on_cnp(start + t)
+            events.append((t, "cnp", None))
+        elif r < 0.02 and shadow.due is not None:
+            shadow.on_timer(start + t)  # early: answered with a re-arm
+            events.append((t, "timer", None))
+        elif r < 0.06:
+            events.append((t, "rx", 1 if congested else 0))
+        else:
+            b = mtu if rng.random() < 0.9 else rng.randint(64, mtu)
+            shadow.on_tx(b, start + t)
+            events.append((t, "tx", b))
+    return dcqcn_vector(name, profile, f"Random run, seed {seed}, {n} events.", events, start=start,
+                        line_rate=p["line_rate_mbps"],
+                        **{k: v for k, v in overrides.items()})
+
+
+def gen_dcqcn(out_dir):
+    vs = []
+    us = 1000
+    vs.append(dcqcn_vector("first-cnp-mlx5", "mlx5", """
+First CNP of an idle 100 Gb/s flow, mlx5 defaults: alpha = 1023/1024, rate
+cut by alpha/2, increase timer armed 300 us later.""", [(1000, "tx", 4096), (2000, "cnp", None), (3000, "tx", 4096)]))
+    vs.append(dcqcn_vector("first-cnp-paper", "dcqcn-paper", "First CNP with the DCQCN paper's settings.",
+                           [(5000, "cnp", None)]))
+    for rate in (25000, 400000, 1600000):
+        vs.append(dcqcn_vector(f"first-cnp-{rate // 1000}g", "mlx5", f"First CNP at {rate // 1000} Gb/s.",
+                               [(0, "cnp", None), (4 * us, "cnp", None)], line_rate=rate))
+    vs.append(dcqcn_vector("min-dec-fac-floor", "mlx5", """
+rp_gd = 10 asks for a cut of alpha (~100 %), rp_min_dec_fac = 80 keeps 80 %.""",
+                           [(0, "cnp", None), (10 * us, "cnp", None)], rp_gd=10, rp_min_dec_fac=80))
+    vs.append(dcqcn_vector("gd-12", "mlx5", "rp_gd = 12: cuts of alpha/4.",
+                           [(0, "cnp", None), (10 * us, "cnp", None), (20 * us, "cnp", None)], rp_gd=12))
+    vs.append(dcqcn_vector("first-cnp-start-rate", "mlx5", """
+rp_rate_to_set_on_first_cnp = 20000: the limiter starts at 20 Gb/s, then cuts.""",
+                           [(0, "cnp", None), (300 * us, "timer", None)], rp_rate_to_set_on_first_cnp=20000))
+    for k in (1, 2, 7, 50, 1000):
+        vs.append(dcqcn_vector(f"alpha-decay-{k}", "mlx5", f"""
+Alpha decays by (1 - g) per quiet 1 us period: a second CNP {k} periods after
+the first sees alpha0 * (1019/1024)^{k}.""",
+                               [(0, "cnp", None), (k * us + us // 2, "cnp", None)]))
+    vs.append(dcqcn_vector("alpha-period-with-cnp", "dcqcn-paper", """
+55 us alpha periods: a period that saw a CNP closes with +g.""",
+                           [(0, "cnp", None), (60 * us, "cnp", None), (170 * us, "cnp", None),
+                            (400 * us, "cnp", None)]))
+    vs.append(dcqcn_vector("monitor-period", "mlx5", """
+A CNP inside rp_rate_reduce_monitor_period (4 us) after a cut does not cut
+again; one at 4 us does.""",
+                           [(0, "cnp", None), (3999, "cnp", None), (4000, "cnp", None), (7000, "cnp", None)]))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None)]
+    ev += [(60 * us + i * 55 * us, "timer", None) for i in range(1, 9)]
+    vs.append(dcqcn_vector("fast-recovery", "dcqcn-paper", """
+Paper settings (F = 5): five timer stages of fast recovery halve the gap to
+the target, then additive increase of 40 Mb/s.""", ev))
+    ev = [(0, "cnp", None), (10 * us, "cnp", None)]
+    t = 10 * us
+    for i in range(4):
+        t += 300 * us
+        ev.append((t, "timer", None))
+        ev.append((t + 100, "tx", 32767))
+    vs.append(dcqcn_vector("additive-then-hyper", "mlx5", """
+mlx5 F = 1 with target clamping on: FR, then AI (5 Mb/s) while one clock is
+past F, then HAI (50 Mb/s) once both are.""", ev, rp_clamp_tgt_rate=1))
+    ev = [(0, "cnp", None)] + [(100 + i, "tx", 1000) for i in range(40)]
+    vs.append(dcqcn_vector("byte-counter", "mlx5", """
+32767 bytes after the cut complete a byte-counter stage; leftovers carry.""", ev))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None), (61 * us, "tx", 2 ** 30)]
+    ev += [(60 * us + i * 55 * us, "timer", None) for i in range(1, 12)]
+    vs.append(dcqcn_vector("byte-counter-off", "dcqcn-paper", """
+rp_byte_reset = 0: only the timer raises the rate; F stages then AI, no HAI.""", ev, rp_byte_reset=0))
+    ev = [(i * 60 * us, "cnp", None) for i in range(12)]
+    vs.append(dcqcn_vector("min-rate-clamp", "dcqcn-paper", "rp_min_rate = 30000: cuts stop at 30 Gb/s.", ev,
+                           rp_min_rate=30000))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None)]
+    ev += [(60 * us + i * 55 * us, "timer", None) for i in range(1, 80)]
+    vs.append(dcqcn_vector("max-rate-release", "dcqcn-paper", """
+rp_max_rate = 60000: recovery is capped at 60 Gb/s, where the flow is released
+(timer cancelled); later timers are stale.""", ev, rp_max_rate=60000, rp_hai_rate=4000))
+    vs.append(dcqcn_vector("target-clamp-ati", "mlx5", """
+mlx5: a cut keeps the target unless a timer increase happened since the last
+cut (rp_clamp_tgt_rate_ati).""",
+                           [(0, "cnp", None), (10, "tx", 32767), (20 * us, "cnp", None), (320 * us, "timer", None),
+                            (330 * us, "cnp", None), (340 * us, "cnp", None)]))
+    vs.append(dcqcn_vector("early-and-stale-timer", "mlx5", """
+A timer before its deadline is answered with a re-arm at the deadline; a CNP
+moves the deadline; a timer of an idle flow does nothing.""",
+                           [(0, "timer", None), (1000, "cnp", None), (200 * us, "timer", None),
+                            (250 * us, "cnp", None), (301 * us, "timer", None), (550 * us, "timer", None)]))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None), (130 * us, "cnp", None)]
+    t = 130 * us
+    for i in range(40):
+        t += 55 * us
+        ev.append((t, "timer", None))
+        ev.append((t + 10, "tx", 4096))
+    ev.append((t + 20, "cnp", None))
+    vs.append(dcqcn_vector("clock-rollover", "dcqcn-paper", """
+The same burst and recovery starting 1 ms before the 32-bit ns clock wraps:
+deadlines and alpha periods are computed across the wrap.""", ev, start=2 ** 32 - 1000 * us))
+    vs.append(dcqcn_vector("np-pacing-mlx5", "mlx5", """
+Receiver: at most one CNP per 4 us per flow; packets without CE never ask.""",
+                           [(0, "rx", 0), (100, "rx", 1), (200, "rx", 1), (4099, "rx", 1), (4100, "rx", 1),
+                            (9000, "rx", 0), (20000, "rx", 1)]))
+    vs.append(dcqcn_vector("np-pacing-paper", "dcqcn-paper", "Receiver with 50 us CNP pacing.",
+                           [(0, "rx", 1), (49999, "rx", 1), (50000, "rx", 1), (60000, "rx", 1),
+                            (100001, "rx", 1)]))
+    vs.append(dcqcn_vector("np-zero-interval", "mlx5", "np_min_time_between_cnps = 0: a CNP per CE.",
+                           [(0, "rx", 1), (1, "rx", 1), (2, "rx", 1)], np_min_time_between_cnps=0))
+    vs.append(dcqcn_vector("np-across-wrap", "dcqcn-paper", "CNP pacing across the 2^32 ns wrap.",
+                           [(0, "rx", 1), (49999, "rx", 1), (50000, "rx", 1)], start=2 ** 32 - 20000))
+    ev = [(0, "cnp", None)] + [(10 + i, "tx", 32767) for i in range(40)]
+    vs.append(dcqcn_vector("release-1600g", "mlx5", """
+1.6 Tb/s: cut, then byte-counter stages back to exactly the line rate and
+release, without overflow.""", ev, line_rate=1600000))
+    # Parameter errors.
+    vs.append(dcqcn_param_error("err-time-reset-zero", "rp_time_reset", "zero", "A zero timer period.",
+                                rp_time_reset=0))
+    vs.append(dcqcn_param_error("err-gd-range", "rp_gd", "out_of_range", "rp_gd below 10.", rp_gd=9))
+    vs.append(dcqcn_param_error("err-min-over-max", "rp_min_rate", "inconsistent", "Floor above ceiling.",
+                                rp_max_rate=1000, rp_min_rate=2000))
+    vs.append(dcqcn_param_error("err-hai-below-ai", "rp_hai_rate", "inconsistent", "HAI step below AI step.",
+                                rp_hai_rate=1))
+    vs.append(dcqcn_param_error("err-g-range", "rp_dce_tcp_g", "out_of_range", "Keep factor 1024/1024.",
+                                rp_dce_tcp_g=1024))
+    vs.append(dcqcn_param_error("err-line-rate-zero", "line_rate_mbps", "zero", "No line rate.",
+                                line_rate_mbps=0))
+    vs.append(dcqcn_param_error("err-min-dec-range", "rp_min_dec_fac", "out_of_range", "101 %.",
+                                rp_min_dec_fac=101))
+    # Long random runs.
+    vs.append(dcqcn_random("random-mlx5", "mlx5", 11, 10000))
+    vs.append(dcqcn_random("random-paper", "dcqcn-paper", 12, 10000, rp_byte_reset=256 * 1024))
+    vs.append(dcqcn_random("random-tuned-wrap", "mlx5", 13, 10000, start=2 ** 32 - 5 * 10 ** 6,
+                           line_rate_mbps=200000, rp_gd=12, rp_threshold=3, rp_min_dec_fac=70,
+                           rp_max_rate=150000, rp_dce_tcp_rtt=10))
+    return [write(out_dir, v) for v in vs]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--out", default=os.path.join(here, "..", "vectors"))
+    ap.add_argument("--only", choices=["dcqcn", "hpcc", "spray"])
+    args = ap.parse_args()
+    gens = {"dcqcn": gen_dcqcn}
+    try:
+        import hpcc_ref  # noqa: F401
+        from hpcc_gen import gen_hpcc
+        gens["hpcc"] = gen_hpcc
+    except ImportError:
+        pass
+    try:
+        from spray_gen import gen_spray
+        gens["spray"] = gen_spray
+    except ImportError:
+        pass
+    total = 0
+    for name, fn in gens.items():
+        if args.only and name != args.only:
+            continue
+        paths = fn(os.path.normpath(args.out))
+        print(f"{name}: {len(paths)} vectors")
+        total += len(paths)
+    print(f"{total} vectors written to {os.path.normpath(args.out)}")
+
+
+if __name__ == "__main__":
+    main()

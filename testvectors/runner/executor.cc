@@ -1,0 +1,502 @@
+// executor.cc — drives the engine through a conformance vector.
+#include "executor.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+
+#include "nicc/dcqcn.h"
+#include "nicc/hpcc.h"
+#include "nicc/int_codec.h"
+#include "nicc/spray.h"
+
+#if defined(__x86_64__) && defined(NICC_VECTORS_CALLGRIND)
+#include <valgrind/callgrind.h>
+#define NICC_VEC_ZERO() CALLGRIND_ZERO_STATS
+#define NICC_VEC_DUMP(name) CALLGRIND_DUMP_STATS_AT(name)
+#else
+#define NICC_VEC_ZERO() ((void)0)
+#define NICC_VEC_DUMP(name) ((void)(name))
+#endif
+
+namespace nicc_vectors {
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Parameter tables: `param NAME VALUE` sets the Params field of that name.
+// ---------------------------------------------------------------------------
+
+template <class P>
+using Fields = std::map<std::string, uint32_t P::*>;
+
+const Fields<nicc::dcqcn::Params>& DcqcnFields() {
+  using P = nicc::dcqcn::Params;
+  static const Fields<P> f = {
+      {"line_rate_mbps", &P::line_rate_mbps},
+      {"rp_time_reset", &P::rp_time_reset},
+      {"rp_byte_reset", &P::rp_byte_reset},
+      {"rp_threshold", &P::rp_threshold},
+      {"rp_ai_rate", &P::rp_ai_rate},
+      {"rp_hai_rate", &P::rp_hai_rate},
+      {"rp_gd", &P::rp_gd},
+      {"rp_min_dec_fac", &P::rp_min_dec_fac},
+      {"rp_min_rate", &P::rp_min_rate},
+      {"rp_max_rate", &P::rp_max_rate},
+      {"rp_dce_tcp_g", &P::rp_dce_tcp_g},
+      {"rp_dce_tcp_rtt", &P::rp_dce_tcp_rtt},
+      {"rp_rate_reduce_monitor_period", &P::rp_rate_reduce_monitor_period},
+      {"rp_initial_alpha_value", &P::rp_initial_alpha_value},
+      {"rp_rate_to_set_on_first_cnp", &P::rp_rate_to_set_on_first_cnp},
+      {"rp_clamp_tgt_rate", &P::rp_clamp_tgt_rate},
+      {"rp_clamp_tgt_rate_ati", &P::rp_clamp_tgt_rate_ati},
+      {"np_min_time_between_cnps", &P::np_min_time_between_cnps},
+  };
+  return f;
+}
+
+const Fields<nicc::hpcc::Params>& HpccFields() {
+  using P = nicc::hpcc::Params;
+  static const Fields<P> f = {
+      {"line_rate_mbps", &P::line_rate_mbps},   {"base_rtt_ns", &P::base_rtt_ns},
+      {"eta_ppm", &P::eta_ppm},                 {"max_stage", &P::max_stage},
+      {"w_ai_bytes", &P::w_ai_bytes},           {"min_window_bytes", &P::min_window_bytes},
+      {"history_timeout_us", &P::history_timeout_us},
+  };
+  return f;
+}
+
+const Fields<nicc::spray::Params>& SprayFields() {
+  using P = nicc::spray::Params;
+  static const Fields<P> f = {
+      {"ev_bits", &P::ev_bits},
+      {"flow_label", &P::flow_label},
+      {"base_port", &P::base_port},
+      {"bitmap_ecn_penalty", &P::bitmap_ecn_penalty},
+      {"bitmap_nack_penalty", &P::bitmap_nack_penalty},
+      {"reps_max_reuse", &P::reps_max_reuse},
+      {"reps_freeze_us", &P::reps_freeze_us},
+      {"plb_rehash_rounds", &P::plb_rehash_rounds},
+      {"plb_idle_rehash_rounds", &P::plb_idle_rehash_rounds},
+      {"plb_cong_thresh_pct", &P::plb_cong_thresh_pct},
+      {"plb_suspend_us", &P::plb_suspend_us},
+      {"dlb_gain_shift", &P::dlb_gain_shift},
+      {"dlb_rtt_shift", &P::dlb_rtt_shift},
+      {"dlb_hysteresis", &P::dlb_hysteresis},
+      {"dlb_probe_shift", &P::dlb_probe_shift},
+  };
+  return f;
+}
+
+std::string StatusName(nicc::StatusCode c) {
+  switch (c) {
+    case nicc::StatusCode::kOk: return "ok";
+    case nicc::StatusCode::kZero: return "zero";
+    case nicc::StatusCode::kOutOfRange: return "out_of_range";
+    case nicc::StatusCode::kInconsistent: return "inconsistent";
+    case nicc::StatusCode::kTruncated: return "truncated";
+    case nicc::StatusCode::kTooManyHops: return "too_many_hops";
+    case nicc::StatusCode::kBadRateCode: return "bad_rate_code";
+    case nicc::StatusCode::kFull: return "full";
+    case nicc::StatusCode::kNotFound: return "not_found";
+    case nicc::StatusCode::kUnsupported: return "unsupported";
+  }
+  return "?";
+}
+
+std::string FlagsText(uint8_t flags) {
+  static const std::pair<uint8_t, const char*> names[] = {
+      {nicc::kActSetRate, "set_rate"},   {nicc::kActSetWindow, "set_window"},
+      {nicc::kActUseEv, "use_ev"},       {nicc::kActSendCnp, "send_cnp"},
+      {nicc::kActArmTimer, "arm_timer"}, {nicc::kActCancelTimer, "cancel_timer"},
+  };
+  std::string out;
+  for (const auto& n : names) {
+    if (flags & n.first) {
+      if (!out.empty()) out += ",";
+      out += n.second;
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+// Normalises a comma list of flag names (any order) to FlagsText's order.
+bool ParseFlags(const std::string& text, uint8_t* out) {
+  if (text == "none") {
+    *out = 0;
+    return true;
+  }
+  static const std::map<std::string, uint8_t> names = {
+      {"set_rate", nicc::kActSetRate},   {"set_window", nicc::kActSetWindow},
+      {"use_ev", nicc::kActUseEv},       {"send_cnp", nicc::kActSendCnp},
+      {"arm_timer", nicc::kActArmTimer}, {"cancel_timer", nicc::kActCancelTimer},
+  };
+  uint8_t flags = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto it = names.find(name);
+    if (it == names.end()) return false;
+    flags = static_cast<uint8_t>(flags | it->second);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  *out = flags;
+  return true;
+}
+
+// The outputs of one event that expectations may name.
+struct Outputs {
+  std::map<std::string, int64_t> num;
+  uint8_t flags = 0;
+  std::string status = "ok";
+};
+
+class Runner {
+ public:
+  Runner(const VectorFile& v, const RunOptions& opt, std::vector<Failure>* failures,
+         std::vector<EventCost>* costs)
+      : v_(v), opt_(opt), failures_(failures), costs_(costs) {}
+
+  bool Run() {
+    if (v_.algo == "dcqcn") return RunDcqcn();
+    if (v_.algo == "hpcc" || v_.algo == "hpcc-pint") return RunHpcc();
+    if (v_.algo == "spray") return RunSpray();
+    return SetupFail("unknown algo '" + v_.algo + "'");
+  }
+
+ private:
+  bool SetupFail(const std::string& why) {
+    Failure f;
+    f.field = "setup";
+    f.got = why;
+    failures_->push_back(f);
+    return false;
+  }
+
+  template <class P>
+  bool ApplyParams(const Fields<P>& fields, P* p) {
+    for (const auto& kv : v_.params) {
+      auto it = fields.find(kv.first);
+      if (it == fields.end()) return SetupFail("unknown param '" + kv.first + "' for " + v_.algo);
+      if (kv.second < 0 || kv.second > 0xFFFFFFFFll)
+        return SetupFail("param " + kv.first + " out of 32-bit range");
+      p->*(it->second) = static_cast<uint32_t>(kv.second);
+    }
+    return true;
+  }
+
+  // Checks the vector's expect-status against a Validate() result. Returns
+  // true when events should run.
+  bool CheckParams(const nicc::Status& st) {
+    if (!v_.expect_status_field.empty()) {
+      const std::string got_field = st.field ? st.field : "";
+      const std::string got_code = st.ok() ? "ok" : StatusName(st.code);
+      if (got_field != v_.expect_status_field || got_code != v_.expect_status_code) {
+        Failure f;
+        f.field = "expect-status";
+        f.expected = v_.expect_status_field + " " + v_.expect_status_code;
+        f.got = (got_field.empty() ? "-" : got_field) + " " + got_code;
+        failures_->push_back(f);
+      }
+      return false;
+    }
+    if (!st.ok()) {
+      SetupFail(std::string("parameters invalid: ") + (st.field ? st.field : "?") + " " + StatusName(st.code));
+      return false;
+    }
+    return true;
+  }
+
+  // Runs `call` (one engine call) between the callgrind requests.
+  template <class F>
+  void Measured(int index, const Event& e, F call) {
+    if (opt_.icount) {
+      char name[160];
+      std::snprintf(name, sizeof name, "nicc-vec %d %d %s", opt_.file_index, index, e.kind.c_str());
+      NICC_VEC_ZERO();
+      call();
+      NICC_VEC_DUMP(name);
+      auto b = v_.bounds.find(e.kind);
+      costs_->push_back(EventCost{index, e.kind, b == v_.bounds.end() ? 0 : b->second});
+    } else {
+      call();
+    }
+  }
+
+  bool Arg(const Event& e, const char* key, uint64_t max, uint64_t* out, bool required = true) {
+    auto it = e.args.find(key);
+    if (it == e.args.end()) {
+      if (!required) return false;
+      AddFailure(e, 0, key, "argument present", "missing");
+      return false;
+    }
+    if (!ParseUint(it->second, max, out)) {
+      AddFailure(e, 0, key, "a number", it->second);
+      return false;
+    }
+    return true;
+  }
+
+  void AddFailure(const Event& e, int index, const std::string& field, const std::string& want,
+                  const std::string& got, int line = 0) {
+    Failure f;
+    f.event = index;
+    f.t_ns = e.t_ns;
+    f.kind = e.kind;
+    f.field = field;
+    f.expected = want;
+    f.got = got;
+    f.line = line ? line : e.line;
+    failures_->push_back(f);
+  }
+
+  void Check(const Event& e, int index, const Outputs& out) {
+    for (const Expectation& x : e.expects) {
+      if (x.field == "flags") {
+        uint8_t want;
+        if (!ParseFlags(x.text, &want)) {
+          AddFailure(e, index, "flags", "known flag names", x.text, x.line);
+        } else if (want != out.flags) {
+          AddFailure(e, index, "flags", FlagsText(want), FlagsText(out.flags), x.line);
+        }
+        continue;
+      }
+      if (x.field == "status") {
+        if (x.text != out.status) AddFailure(e, index, "status", x.text, out.status, x.line);
+        continue;
+      }
+      auto it = out.num.find(x.field);
+      if (it == out.num.end()) {
+        AddFailure(e, index, x.field, x.text, "(no such output for this event)", x.line);
+        continue;
+      }
+      const int64_t got = it->second;
+      bool ok;
+      if (x.compare == Compare::kExact) {
+        ok = got == x.value;
+      } else {
+        const double diff = std::fabs(static_cast<double>(got) - static_cast<double>(x.value));
+        const double allowed = std::max(x.rel * std::fabs(static_cast<double>(x.value)), static_cast<double>(x.abs));
+        ok = diff <= allowed;
+      }
+      if (!ok) AddFailure(e, index, x.field, x.text, std::to_string(got), x.line);
+    }
+  }
+
+  // ---- DCQCN --------------------------------------------------------------
+  bool RunDcqcn() {
+    namespace dq = nicc::dcqcn;
+    uint32_t line_rate = 100000;
+    for (const auto& kv : v_.params)
+      if (kv.first == "line_rate_mbps" && kv.second >= 0 && kv.second <= 0xFFFFFFFFll)
+        line_rate = static_cast<uint32_t>(kv.second);
+    dq::Params p;
+    if (v_.profile == "mlx5") p = dq::Params::Mlx5(line_rate);
+    else if (v_.profile == "dcqcn-paper") p = dq::Params::Paper(line_rate);
+    else return SetupFail("unknown dcqcn profile '" + v_.profile + "' (mlx5, dcqcn-paper)");
+    if (!ApplyParams(DcqcnFields(), &p)) return false;
+    if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
+    dq::Config cfg;
+    if (!dq::Compile(p, &cfg).ok()) return SetupFail("compile failed");
+    dq::RpState rp;
+    dq::NpState np;
+    dq::RpInit(cfg, &rp);
+    dq::NpInit(&np);
+    int index = 0;
+    for (const Event& e : v_.events) {
+      ++index;
+      const auto now = static_cast<nicc::TimeNs>(e.t_ns);
+      nicc::Action a = nicc::Action::None();
+      if (e.kind == "cnp") {
+        Measured(index, e, [&] { a = dq::RpOnCnp(cfg, &rp, now); });
+      } else if (e.kind == "timer") {
+        Measured(index, e, [&] { a = dq::RpOnTimer(cfg, &rp, now); });
+      } else if (e.kind == "tx") {
+        uint64_t bytes;
+        if (!Arg(e, "bytes", 0xFFFFFFFFu, &bytes)) continue;
+        Measured(index, e, [&] { a = dq::RpOnTxBytes(cfg, &rp, static_cast<uint32_t>(bytes), now); });
+      } else if (e.kind == "rx") {
+        uint64_t ce;
+        if (!Arg(e, "ce", 1, &ce)) continue;
+        Measured(index, e, [&] { a = dq::NpOnPacket(cfg, &np, ce != 0, now); });
+      }
+      Outputs out;
+      out.flags = a.flags;
+      out.num["rate_kbps"] = dq::RpRateKbps(cfg, rp);
+      if (a.Has(nicc::kActArmTimer)) out.num["timer_ns"] = a.timer_ns;
+      out.num["alpha_q20"] = rp.alpha_q20;
+      out.num["target_kbps"] = rp.rt_kbps;
+      out.num["cnp"] = a.Has(nicc::kActSendCnp) ? 1 : 0;
+      Check(e, index, out);
+    }
+    return true;
+  }
+
+  // ---- HPCC ---------------------------------------------------------------
+  bool RunHpcc() {
+    namespace hp = nicc::hpcc;
+    hp::Params p;
+    if (v_.profile == "hpcc-paper") p = hp::Params::HpccPaper();
+    else if (v_.profile == "hpcc-later") p = hp::Params::HpccLater();
+    else return SetupFail("unknown hpcc profile '" + v_.profile + "' (hpcc-paper, hpcc-later)");
+    if (!ApplyParams(HpccFields(), &p)) return false;
+    if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
+    hp::Config cfg;
+    if (!hp::Compile(p, &cfg).ok()) return SetupFail("compile failed");
+    hp::State s;
+    hp::Init(cfg, &s, static_cast<uint32_t>(v_.seed));
+    const bool pint = v_.algo == "hpcc-pint";
+    int index = 0;
+    for (const Event& e : v_.events) {
+      ++index;
+      const auto now = static_cast<nicc::TimeNs>(e.t_ns);
+      uint64_t seq, nxt;
+      if (!Arg(e, "seq", 0xFFFFFFFFu, &seq)) continue;
+      if (!Arg(e, "nxt", 0xFFFFFFFFu, &nxt)) continue;
+      nicc::Action a = nicc::Action::None();
+      Outputs out;
+      if (pint) {
+        uint64_t code;
+        if (!Arg(e, "u", 255, &code)) continue;
+        Measured(index, e, [&] {
+          a = hp::OnPintAck(cfg, &s, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt),
+                            static_cast<uint8_t>(code), now);
+        });
+      } else {
+        // The INT stack as on the wire: encoded from hop lines, or raw hex.
+        uint8_t buf[64];
+        size_t len = 0;
+        auto raw = e.args.find("raw");
+        if (raw != e.args.end()) {
+          const std::string& hex = raw->second;
+          if (hex.size() % 2 != 0 || hex.size() / 2 > sizeof buf) {
+            AddFailure(e, index, "raw", "even-length hex of at most 64 bytes", hex);
+            continue;
+          }
+          bool bad = false;
+          for (size_t i = 0; i < hex.size() / 2; ++i) {
+            uint64_t byte;
+            if (!ParseUint("0x" + hex.substr(2 * i, 2), 255, &byte)) bad = true;
+            buf[i] = static_cast<uint8_t>(byte);
+          }
+          if (bad) {
+            AddFailure(e, index, "raw", "hex digits", hex);
+            continue;
+          }
+          len = hex.size() / 2;
+        } else {
+          nicc::IntStack st{};
+          uint64_t mult = 0;
+          Arg(e, "mult", nicc::kIntMaxMultLog2, &mult, /*required=*/false);
+          st.mult_log2 = static_cast<uint8_t>(mult);
+          st.hop_count = static_cast<uint8_t>(e.hops.size() > 255 ? 255 : e.hops.size());
+          if (e.hops.size() > nicc::kIntMaxHops) {
+            AddFailure(e, index, "hops", "at most 5 hop lines (use raw= for malformed stacks)",
+                       std::to_string(e.hops.size()));
+            continue;
+          }
+          for (size_t i = 0; i < e.hops.size(); ++i) {
+            const Hop& h = e.hops[i];
+            st.hops[i] = nicc::IntHop::Make(h.rate_code, h.ts_ns, (h.tx_bytes >> mult) / nicc::kIntTxUnitBytes,
+                                            (h.qlen_bytes >> mult) / nicc::kIntQlenUnitBytes);
+          }
+          const nicc::Status es = nicc::EncodeIntStack(st, buf, sizeof buf, &len);
+          if (!es.ok()) {
+            AddFailure(e, index, "hops", "an encodable stack", StatusName(es.code));
+            continue;
+          }
+        }
+        nicc::Status ds = nicc::Status::Ok();
+        Measured(index, e, [&] {
+          nicc::IntStack st;
+          ds = nicc::DecodeIntStack(buf, len, &st);
+          if (ds.ok()) a = hp::OnAck(cfg, &s, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt), st, now);
+        });
+        out.status = StatusName(ds.code);
+      }
+      out.flags = a.flags;
+      out.num["window_bytes"] = hp::WindowBytes(s);
+      out.num["rate_kbps"] = hp::RateKbps(cfg, s);
+      out.num["u_q20"] = s.u_q20;
+      out.num["stage"] = s.stage;
+      Check(e, index, out);
+    }
+    return true;
+  }
+
+  // ---- Spray --------------------------------------------------------------
+  bool RunSpray() {
+    namespace sp = nicc::spray;
+    static const std::map<std::string, sp::Policy> policies = {
+        {"ecmp", sp::Policy::kEcmp}, {"ops", sp::Policy::kOps}, {"bitmap", sp::Policy::kBitmap},
+        {"reps", sp::Policy::kReps}, {"plb", sp::Policy::kPlb}, {"dlb", sp::Policy::kDlb},
+    };
+    auto pol = policies.find(v_.profile);
+    if (pol == policies.end()) return SetupFail("unknown spray profile '" + v_.profile + "'");
+    sp::Params p = sp::Params::Defaults(pol->second, 3, 0);
+    if (!ApplyParams(SprayFields(), &p)) return false;
+    if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
+    sp::Config cfg;
+    if (!sp::Compile(p, &cfg).ok()) return SetupFail("compile failed");
+    sp::SprayState s;
+    sp::Init(cfg, &s, v_.seed);
+    static const std::map<std::string, sp::Feedback> kinds = {
+        {"good", sp::Feedback::kGood}, {"ecn", sp::Feedback::kEcn},
+        {"nack", sp::Feedback::kNack}, {"timeout", sp::Feedback::kTimeout},
+    };
+    int index = 0;
+    for (const Event& e : v_.events) {
+      ++index;
+      const auto now = static_cast<nicc::TimeNs>(e.t_ns);
+      Outputs out;
+      if (e.kind == "select") {
+        nicc::Action a = nicc::Action::None();
+        Measured(index, e, [&] { a = sp::Select(cfg, &s, now); });
+        out.flags = a.flags;
+        out.num["ev"] = a.ev;
+      } else {
+        uint64_t ev, rtt = 0;
+        if (!Arg(e, "ev", 0xFFFF, &ev)) continue;
+        Arg(e, "rtt", 0xFFFFFFFFu, &rtt, /*required=*/false);
+        auto k = e.args.find("kind");
+        if (k == e.args.end() || !kinds.count(k->second)) {
+          AddFailure(e, index, "kind", "good|ecn|nack|timeout", k == e.args.end() ? "missing" : k->second);
+          continue;
+        }
+        const sp::Feedback kind = kinds.at(k->second);
+        Measured(index, e, [&] {
+          sp::OnFeedback(cfg, &s, static_cast<uint16_t>(ev), kind, static_cast<uint32_t>(rtt), now);
+        });
+      }
+      Check(e, index, out);
+    }
+    return true;
+  }
+
+  const VectorFile& v_;
+  const RunOptions& opt_;
+  std::vector<Failure>* failures_;
+  std::vector<EventCost>* costs_;
+};
+
+}  // namespace
+
+std::string Failure::ToString(const std::string& path) const {
+  std::string s = path;
+  if (line) s += ":" + std::to_string(line);
+  s += ": ";
+  if (event) s += "event " + std::to_string(event) + " (at " + std::to_string(t_ns) + " " + kind + "): ";
+  if (field == "setup") return s + got;
+  return s + field + " expected " + expected + " got " + got;
+}
+
+bool RunVector(const VectorFile& v, const RunOptions& opt, std::vector<Failure>* failures,
+               std::vector<EventCost>* costs) {
+  return Runner(v, opt, failures, costs).Run();
+}
+
+}  // namespace nicc_vectors
