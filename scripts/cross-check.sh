@@ -26,7 +26,7 @@ targets=(
   "rv64imac|riscv64-unknown-elf-g++|-march=rv64imac -mabi=lp64"
   "cortex-m4|arm-none-eabi-g++|-mcpu=cortex-m4 -mthumb"
 )
-common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -nostdinc++ -Wall -Wextra -Werror -I$top/engine -I$top/hal -I$top"
+common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -fno-strict-aliasing -nostdinc++ -Wall -Wextra -Werror -I$top/engine -I$top/hal -I$top/ports/firmware/include -I$top"
 
 for t in "${targets[@]}"; do
   cxx=${t#*|}; cxx=${cxx%%|*}
@@ -49,6 +49,19 @@ for t in "${targets[@]}"; do
     count=$((count + 1))
   done
 done
+# The firmware C API headers and the example harness compile as C99.
+for t in "riscv64-unknown-elf-gcc|-march=rv32imac -mabi=ilp32" "arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb"; do
+  cc=${t%%|*}; flags=${t#*|}
+  for h in fw.h fw_vector.h; do
+    printf '#include "nicc/%s"\n' "$h" > "$out/c99.c"
+    # shellcheck disable=SC2086
+    if ! "$cc" -std=c99 -pedantic -Wall -Wextra -Werror -ffreestanding $flags -I"$top/ports/firmware/include" \
+        -c "$out/c99.c" -o "$out/c99.o" 2>"$out/err.txt"; then
+      echo "FAIL $cc C99 nicc/$h"; sed -n 1,20p "$out/err.txt"; fails=$((fails + 1))
+    fi
+    count=$((count + 1))
+  done
+done
 echo "cross-check: $count header compiles, $fails failed"
 
 # Footprint report.
@@ -59,7 +72,7 @@ report="$out/footprint.txt"
     name=${t%%|*}; rest=${t#*|}; cxx=${rest%%|*}; flags=${rest#*|}
     echo "## $name ($("$cxx" --version | head -1))"
     size=${cxx%g++}size
-    for src in "$top"/bench/footprint/*.cc; do
+    for src in "$top"/bench/footprint/*.cc "$top"/ports/firmware/src/*.cc; do
       [ -e "$src" ] || continue
       base=$(basename "$src" .cc)
       obj="$out/$name-$base.o"

@@ -42,7 +42,10 @@ struct ModelRecord {
 class Model {
  public:
   explicit Model(const ModelParams& p, uint32_t start_seq)
-      : p_(p), bdp_(std::floor(p.line_gbps / 8.0 * p.t_ns)), wc_(bdp_), w_(bdp_),
+      : p_(p),
+        bdp_(std::floor(p.line_gbps / 8.0 * p.t_ns)),
+        wc_(bdp_),
+        w_(bdp_),
         last_seq_(start_seq) {}
 
   // Returns whether the ACK moves the window. `engine_u` is used only to
@@ -161,7 +164,8 @@ hp::Params RandomParams(Rng& r) {
   p.base_rtt_ns = 2000 + r.Below(60000);
   p.eta_ppm = 800000 + r.Below(200001);
   p.max_stage = r.Below(9);
-  const uint32_t bdp = static_cast<uint32_t>(static_cast<uint64_t>(p.line_rate_mbps) * p.base_rtt_ns / 8000);
+  const uint32_t bdp =
+      static_cast<uint32_t>(static_cast<uint64_t>(p.line_rate_mbps) * p.base_rtt_ns / 8000);
   p.w_ai_bytes = r.Below(bdp / 100 + 1);
   p.min_window_bytes = 100 + r.Below(std::max(1u, bdp / 50));
   p.history_timeout_us = 256;
@@ -189,9 +193,12 @@ bool RunStream(uint64_t seed, Totals* tot) {
     ADD_FAILURE() << "seed " << seed << ": params do not compile";
     return false;
   }
-  const ModelParams mp{p.line_rate_mbps / 1000.0, static_cast<double>(p.base_rtt_ns),
-                       p.eta_ppm / 1e6, static_cast<double>(p.w_ai_bytes),
-                       static_cast<double>(p.min_window_bytes), static_cast<double>(p.max_stage)};
+  const ModelParams mp{p.line_rate_mbps / 1000.0,
+                       static_cast<double>(p.base_rtt_ns),
+                       p.eta_ppm / 1e6,
+                       static_cast<double>(p.w_ai_bytes),
+                       static_cast<double>(p.min_window_bytes),
+                       static_cast<double>(p.max_stage)};
   const uint32_t start_seq = static_cast<uint32_t>(r.g());
   hp::State s{};
   hp::Init(cfg, &s, start_seq);
@@ -244,7 +251,8 @@ bool RunStream(uint64_t seed, Totals* tot) {
         const int32_t dq = static_cast<int32_t>(r.Below(401)) - 200;
         h.q = static_cast<uint32_t>(std::clamp(static_cast<int32_t>(h.q) + dq, 0, (1 << 17) - 1));
       }
-      const uint32_t tx_units = static_cast<uint32_t>(std::fmod(std::floor(h.tx_bytes / unit_tx), 1048576.0));
+      const uint32_t tx_units =
+          static_cast<uint32_t>(std::fmod(std::floor(h.tx_bytes / unit_tx), 1048576.0));
       st.hops[i] = nicc::IntHop::Make(h.code, h.ts, tx_units, h.q);
       rec[i] = {h.code, h.ts & 0xFFFFFFu, tx_units, h.q};
       step_ns = std::max(step_ns, d);
@@ -263,8 +271,8 @@ bool RunStream(uint64_t seed, Totals* tot) {
     const uint32_t snd_nxt = ack + 2000 + r.Below(40000);
     const nicc::Action a = hp::OnAck(cfg, &s, ack, snd_nxt, decoded, now);
     int amb = 0;
-    const bool acted =
-        model.Ack(ack, snd_nxt, rec, hops, mult_log2, static_cast<double>(s.u_q20) / (1 << 20), &amb);
+    const bool acted = model.Ack(ack, snd_nxt, rec, hops, mult_log2,
+                                 static_cast<double>(s.u_q20) / (1 << 20), &amb);
     tot->ambiguous += amb;
     ++tot->steps;
     if (acted != (a.flags != 0)) {
@@ -286,8 +294,8 @@ bool RunStream(uint64_t seed, Totals* tot) {
     tot->worst_reported = std::max(tot->worst_reported, err / w);
     if (err_q4 > 0.005 * w || err > std::max(0.005 * w, 0.5625)) {
       ADD_FAILURE() << "seed " << seed << " ack " << k << ": engine W " << s.w_q4 / 16.0 << " ("
-                    << a.window_bytes << ") model W " << w << " (U engine "
-                    << s.u_q20 / 1048576.0 << " model " << model.u() << ")";
+                    << a.window_bytes << ") model W " << w << " (U engine " << s.u_q20 / 1048576.0
+                    << " model " << model.u() << ")";
       return false;
     }
   }
@@ -300,11 +308,12 @@ TEST(HpccProperty, MatchesDoubleModelOnRandomStreams) {
   int failures = 0;
   for (uint64_t seed = 1; seed <= kStreams && failures < 5; ++seed)
     if (!RunStream(seed, &tot)) ++failures;
-  std::printf("hpcc property: %llu streams, %ld ACKs, %ld actions; worst |dW|/W %.5f%% "
-              "(largest |dW| %.3f B), reported whole-byte window %.4f%%; %ld near-ties "
-              "settled by the engine's pick\n",
-              static_cast<unsigned long long>(kStreams), tot.steps, tot.actions,
-              100 * tot.worst_rel, tot.worst_abs, 100 * tot.worst_reported, tot.ambiguous);
+  std::printf(
+      "hpcc property: %llu streams, %ld ACKs, %ld actions; worst |dW|/W %.5f%% "
+      "(largest |dW| %.3f B), reported whole-byte window %.4f%%; %ld near-ties "
+      "settled by the engine's pick\n",
+      static_cast<unsigned long long>(kStreams), tot.steps, tot.actions, 100 * tot.worst_rel,
+      tot.worst_abs, 100 * tot.worst_reported, tot.ambiguous);
   EXPECT_EQ(failures, 0);
   EXPECT_GT(tot.actions, tot.steps / 2);  // the streams do exercise the law
   EXPECT_LT(tot.ambiguous, tot.steps / 1000);
@@ -317,9 +326,12 @@ TEST(HpccProperty, PintMatchesDoubleModel) {
     const hp::Params p = RandomParams(r);
     hp::Config cfg{};
     ASSERT_TRUE(hp::Compile(p, &cfg).ok());
-    const ModelParams mp{p.line_rate_mbps / 1000.0, static_cast<double>(p.base_rtt_ns),
-                         p.eta_ppm / 1e6, static_cast<double>(p.w_ai_bytes),
-                         static_cast<double>(p.min_window_bytes), static_cast<double>(p.max_stage)};
+    const ModelParams mp{p.line_rate_mbps / 1000.0,
+                         static_cast<double>(p.base_rtt_ns),
+                         p.eta_ppm / 1e6,
+                         static_cast<double>(p.w_ai_bytes),
+                         static_cast<double>(p.min_window_bytes),
+                         static_cast<double>(p.max_stage)};
     uint32_t ack = static_cast<uint32_t>(r.g());
     hp::State s{};
     hp::Init(cfg, &s, ack);
@@ -332,8 +344,8 @@ TEST(HpccProperty, PintMatchesDoubleModel) {
       model.Pint(ack, snd, code);
       const double err = std::fabs(s.w_q4 / 16.0 - model.w()) / model.w();
       worst = std::max(worst, err);
-      ASSERT_LE(err, 0.005) << "seed " << seed << " ack " << k << ": " << s.w_q4 / 16.0
-                            << " vs " << model.w();
+      ASSERT_LE(err, 0.005) << "seed " << seed << " ack " << k << ": " << s.w_q4 / 16.0 << " vs "
+                            << model.w();
       ASSERT_LE(std::fabs(a.window_bytes - model.w()), std::max(0.005 * model.w(), 0.5625));
     }
   }

@@ -79,7 +79,9 @@ class Flow {
   uint32_t now = 5000;
 };
 
-TEST(Hpcc, StateBudget) { EXPECT_EQ(sizeof(hp::State), 64u); }
+TEST(Hpcc, StateBudget) {
+  EXPECT_EQ(sizeof(hp::State), 64u);
+}
 
 TEST(Hpcc, InitIsLineRate) {
   Flow f(hp::Params::HpccPaper());
@@ -179,7 +181,7 @@ TEST(Hpcc, FastReactionNeverCommits) {
   l[0].Step(12800, 1.0, 2000);
   f.Full(StackOf(l));
   const uint32_t wc = f.s.wc_q4, mark = f.s.last_update_seq;
-  const double wc_b = f.Wc();  // 76080
+  const double wc_b = f.Wc();                        // 76080
   const double utils[] = {0.5, 1.0, 0.2, 1.2, 0.5};  // d >= T: U = u; whole units
   for (int round = 0; round < 4; ++round) {
     for (int k = 0; k < 5; ++k) {
@@ -243,7 +245,7 @@ TEST(Hpcc, ClampAtTheFloorWithSaturatedU) {
     last = f.Full(StackOf(l, 7)).window_bytes;
     EXPECT_EQ(f.s.u_q20, hp::kUCapQ20);
   }
-  EXPECT_EQ(last, 163u);  // min_window_bytes
+  EXPECT_EQ(last, 163u);                                          // min_window_bytes
   EXPECT_NEAR(hp::RateKbps(f.cfg, f.s), 163 * 8e6 / 12800, 1.0);  // ~101.9 Mb/s
 }
 
@@ -257,7 +259,7 @@ TEST(Hpcc, ZeroUtilisationWithMaxStageZeroGoesToTheCeiling) {
   l[0].Step(12800, 1.0, 2000);
   EXPECT_NEAR(f.Full(StackOf(l)).window_bytes, 76080, 1.0);
   l[0].Step(12800, 0.0, 0);
-  EXPECT_EQ(f.s.u_q20 != 0, true);
+  EXPECT_NE(f.s.u_q20, 0u);  // U = 2 before this ACK
   const Action a = f.Full(StackOf(l));
   EXPECT_EQ(f.s.u_q20, 0u);
   EXPECT_EQ(a.window_bytes, 160000u);
@@ -325,7 +327,8 @@ TEST(Hpcc, BottleneckHopCountsWithThreeHops) {
     for (auto& h : hops) l.push_back(Link{h.first});
     f.Full(StackOf(l));
     // Different d >= T per hop, all giving whole units.
-    for (size_t i = 0; i < 3; ++i) l[i].Step(12800 * static_cast<uint32_t>(i + 1), hops[i].second, 0);
+    for (size_t i = 0; i < 3; ++i)
+      l[i].Step(12800 * static_cast<uint32_t>(i + 1), hops[i].second, 0);
     const Action a = f.Full(StackOf(l));
     EXPECT_NEAR(f.U(), 0.9, 2e-6);
     EXPECT_EQ(a.window_bytes, 160000u);  // 0.95 / 0.9 > 1: clamped at the BDP
@@ -407,12 +410,26 @@ TEST(Hpcc, PathChangeResetsHistory) {
     const hp::State before = f.s;
     uint32_t mult = 0, dt = 1000;
     switch (change) {
-      case kHopCount: l.pop_back(); break;
-      case kRateCode: l[1].code = k400G; break;
-      case kMultiplier: mult = 1; break;
-      case kTsBack: l[2].ts -= 10; break;
-      case kTxJump: l[1].ts += 1000; l[1].tx += 1u << 19; break;  // 5e4 x line rate
-      case kExpired: dt = 256001; for (auto& x : l) x.Step(12800, 0.5, 0); break;
+      case kHopCount:
+        l.pop_back();
+        break;
+      case kRateCode:
+        l[1].code = k400G;
+        break;
+      case kMultiplier:
+        mult = 1;
+        break;
+      case kTsBack:
+        l[2].ts -= 10;
+        break;
+      case kTxJump:
+        l[1].ts += 1000;
+        l[1].tx += 1u << 19;
+        break;  // 5e4 x line rate
+      case kExpired:
+        dt = 256001;
+        for (auto& x : l) x.Step(12800, 0.5, 0);
+        break;
     }
     const IntStack st = StackOf(l, mult);
     EXPECT_EQ(f.Full(st, dt).flags, 0) << change;
@@ -487,9 +504,9 @@ TEST(HpccPint, SampledAcksCommitOncePerRtt) {
   double wc = 160000;
   for (uint32_t i = 1; i <= 256; ++i) {
     const uint32_t ack = i * 1000;
-    snd = ack + 40000;  // 40 ACKs in flight: a full update every 40 ACKs
+    snd = ack + 40000;          // 40 ACKs in flight: a full update every 40 ACKs
     if (i % 16 != 0) continue;  // 1 ACK in 16 carries a code
-    const uint8_t code = 136;  // U = 2^(8/16) = 1.414
+    const uint8_t code = 136;   // U = 2^(8/16) = 1.414
     const Action a = hp::OnPintAck(f.cfg, &f.s, ack, snd, code, 0);
     const double u = std::pow(2.0, 0.5);
     if (f.s.last_update_seq != mark) {
@@ -497,7 +514,8 @@ TEST(HpccPint, SampledAcksCommitOncePerRtt) {
       mark = f.s.last_update_seq;
       wc = wc * 0.95 / u + 80;
     }
-    EXPECT_NEAR(a.window_bytes, std::max(163.0, f.s.last_update_seq == snd ? wc : wc * 0.95 / u + 80), 1.0);
+    EXPECT_NEAR(a.window_bytes,
+                std::max(163.0, f.s.last_update_seq == snd ? wc : wc * 0.95 / u + 80), 1.0);
   }
   // Updates at the 16th ACK and then the first sampled ACK past each mark
   // (every 48 ACKs): 6 in 256 ACKs.
@@ -527,7 +545,8 @@ struct BadCase {
 TEST(HpccParams, ValidateNamesTheField) {
   const BadCase cases[] = {
       {[](hp::Params* p) { p->line_rate_mbps = 0; }, StatusCode::kZero, "line_rate_mbps"},
-      {[](hp::Params* p) { p->line_rate_mbps = 1600001; }, StatusCode::kOutOfRange, "line_rate_mbps"},
+      {[](hp::Params* p) { p->line_rate_mbps = 1600001; }, StatusCode::kOutOfRange,
+       "line_rate_mbps"},
       {[](hp::Params* p) { p->base_rtt_ns = 0; }, StatusCode::kZero, "base_rtt_ns"},
       {[](hp::Params* p) { p->base_rtt_ns = 999; }, StatusCode::kOutOfRange, "base_rtt_ns"},
       {[](hp::Params* p) { p->base_rtt_ns = 1000001; }, StatusCode::kOutOfRange, "base_rtt_ns"},
@@ -536,9 +555,11 @@ TEST(HpccParams, ValidateNamesTheField) {
       {[](hp::Params* p) { p->max_stage = 256; }, StatusCode::kOutOfRange, "max_stage"},
       {[](hp::Params* p) { p->w_ai_bytes = 162501; }, StatusCode::kInconsistent, "w_ai_bytes"},
       {[](hp::Params* p) { p->min_window_bytes = 0; }, StatusCode::kZero, "min_window_bytes"},
-      {[](hp::Params* p) { p->min_window_bytes = 162501; }, StatusCode::kInconsistent, "min_window_bytes"},
+      {[](hp::Params* p) { p->min_window_bytes = 162501; }, StatusCode::kInconsistent,
+       "min_window_bytes"},
       {[](hp::Params* p) { p->history_timeout_us = 0; }, StatusCode::kZero, "history_timeout_us"},
-      {[](hp::Params* p) { p->history_timeout_us = 8389; }, StatusCode::kOutOfRange, "history_timeout_us"},
+      {[](hp::Params* p) { p->history_timeout_us = 8389; }, StatusCode::kOutOfRange,
+       "history_timeout_us"},
   };
   for (const BadCase& c : cases) {
     hp::Params p = hp::Params::HpccPaper();

@@ -70,8 +70,7 @@ TEST(IntCodec, GoldenBytes) {
   size_t len = 0;
   ASSERT_TRUE(nicc::EncodeIntStack(st, buf, sizeof buf, &len).ok());
   ASSERT_EQ(len, 10u);
-  const uint8_t want[12] = {0x01, 0x05, 0x62, 0x46, 0x8A, 0xD5,
-                            0x79, 0xBD, 0xF0, 0x0F, 0xEE, 0xEE};
+  const uint8_t want[12] = {0x01, 0x05, 0x62, 0x46, 0x8A, 0xD5, 0x79, 0xBD, 0xF0, 0x0F, 0xEE, 0xEE};
   EXPECT_EQ(0, std::memcmp(buf, want, sizeof want));
 
   IntStack back{};
@@ -238,15 +237,17 @@ TEST(IntCodec, EncodeErrors) {
 
 TEST(IntPint, DecodeAnchors) {
   EXPECT_EQ(nicc::PintDecodeQ20(0), 0u);
-  EXPECT_EQ(nicc::PintDecodeQ20(128), 1u << 20);        // 1.0
-  EXPECT_EQ(nicc::PintDecodeQ20(144), 1u << 21);        // 2.0
-  EXPECT_EQ(nicc::PintDecodeQ20(112), 1u << 19);        // 0.5
-  EXPECT_EQ(nicc::PintDecodeQ20(240), 1u << 27);        // 128.0
-  EXPECT_EQ(nicc::PintDecodeQ20(16), 1u << 13);         // 2^-7
+  EXPECT_EQ(nicc::PintDecodeQ20(128), 1u << 20);  // 1.0
+  EXPECT_EQ(nicc::PintDecodeQ20(144), 1u << 21);  // 2.0
+  EXPECT_EQ(nicc::PintDecodeQ20(112), 1u << 19);  // 0.5
+  EXPECT_EQ(nicc::PintDecodeQ20(240), 1u << 27);  // 128.0
+  EXPECT_EQ(nicc::PintDecodeQ20(16), 1u << 13);   // 2^-7
   // Every code against 2^((c - 128)/16), to the rounding of Q20.
   for (int c = 1; c < 256; ++c) {
     const double want = std::ldexp(std::pow(2.0, (c - 128) / 16.0), 20);
-    EXPECT_NEAR(static_cast<double>(nicc::PintDecodeQ20(static_cast<uint8_t>(c))), want, 0.5 + want * 1e-8) << c;
+    EXPECT_NEAR(static_cast<double>(nicc::PintDecodeQ20(static_cast<uint8_t>(c))), want,
+                0.5 + want * 1e-8)
+        << c;
   }
 }
 
@@ -268,7 +269,7 @@ TEST(IntPint, EncodeInvertsDecodeAndRoundsInLogDomain) {
 }
 
 TEST(IntPint, EncodeSaturates) {
-  EXPECT_EQ(nicc::PintEncodeQ20(1), 1);            // 2^-20: below the smallest code
+  EXPECT_EQ(nicc::PintEncodeQ20(1), 1);              // 2^-20: below the smallest code
   EXPECT_EQ(nicc::PintEncodeQ20(0xFFFFFFFFu), 255);  // 4096: above the largest
   EXPECT_EQ(nicc::PintEncodeQ20(300u << 20), 255);
 }

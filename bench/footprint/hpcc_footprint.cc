@@ -20,8 +20,8 @@ Action nicc_hpcc_ack(const hp::Config* c, hp::State* s, uint32_t ack_seq, uint32
                      const nicc::IntStack* st, TimeNs now) {
   return hp::OnAck(*c, s, ack_seq, snd_nxt, *st, now);
 }
-Action nicc_hpcc_pint_ack(const hp::Config* c, hp::State* s, uint32_t ack_seq,
-                          uint32_t snd_nxt, uint8_t u_code, TimeNs now) {
+Action nicc_hpcc_pint_ack(const hp::Config* c, hp::State* s, uint32_t ack_seq, uint32_t snd_nxt,
+                          uint8_t u_code, TimeNs now) {
   return hp::OnPintAck(*c, s, ack_seq, snd_nxt, u_code, now);
 }
 int nicc_hpcc_int_decode(const uint8_t* buf, size_t len, nicc::IntStack* out) {
@@ -30,5 +30,7 @@ int nicc_hpcc_int_decode(const uint8_t* buf, size_t len, nicc::IntStack* out) {
 int nicc_hpcc_int_encode(const nicc::IntStack* st, uint8_t* buf, size_t cap, size_t* written) {
   return static_cast<int>(nicc::EncodeIntStack(*st, buf, cap, written).code);
 }
-uint8_t nicc_hpcc_pint_encode(uint32_t u_q20) { return nicc::PintEncodeQ20(u_q20); }
+uint8_t nicc_hpcc_pint_encode(uint32_t u_q20) {
+  return nicc::PintEncodeQ20(u_q20);
+}
 }

@@ -60,16 +60,14 @@ int main() {
   for (uint32_t n = 1; n <= 5; n += 2) {
     const nicc::IntStack s3 = Stack(n, 3);
     auto fast = Flows(cfg, n);
-    Measure(ack_names[n], kN, [&](int i) {
-      Sink(hp::OnAck(cfg, &fast[i], 2001, 1001000, s3, 3000));
-    });
+    Measure(ack_names[n], kN,
+            [&](int i) { Sink(hp::OnAck(cfg, &fast[i], 2001, 1001000, s3, 3000)); });
     Expect(fast[0].wc_q4 == Flows(cfg, n)[0].wc_q4, "fast reaction does not commit");
     Expect(fast[0].w_q4 != 0 && hp::OnAck(cfg, &fast[1], 3001, 1, Stack(n, 4), 4000).flags != 0,
            "fast reaction acts");
     auto full = Flows(cfg, n);
-    Measure(full_names[n], kN, [&](int i) {
-      Sink(hp::OnAck(cfg, &full[i], 1000001, 2000000, s3, 3000));
-    });
+    Measure(full_names[n], kN,
+            [&](int i) { Sink(hp::OnAck(cfg, &full[i], 1000001, 2000000, s3, 3000)); });
     Expect(full[0].last_update_seq == 2000000, "full update commits");
 
     uint8_t wire[nicc::IntStackBytes(nicc::kIntMaxHops)];
@@ -81,13 +79,11 @@ int main() {
   }
 
   auto pint = Flows(cfg, 1);
-  Measure("hpcc.pint_ack", kN, [&](int i) {
-    Sink(hp::OnPintAck(cfg, &pint[i], 2001, 1001000, 130, 3000));
-  });
+  Measure("hpcc.pint_ack", kN,
+          [&](int i) { Sink(hp::OnPintAck(cfg, &pint[i], 2001, 1001000, 130, 3000)); });
   auto pint_full = Flows(cfg, 1);
-  Measure("hpcc.pint_full", kN, [&](int i) {
-    Sink(hp::OnPintAck(cfg, &pint_full[i], 1000001, 2000000, 130, 3000));
-  });
+  Measure("hpcc.pint_full", kN,
+          [&](int i) { Sink(hp::OnPintAck(cfg, &pint_full[i], 1000001, 2000000, 130, 3000)); });
   Expect(pint_full[0].stage == 0 && pint_full[0].last_update_seq == 2000000, "pint full update");
   return 0;
 }

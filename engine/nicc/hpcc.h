@@ -55,7 +55,7 @@ constexpr uint32_t kMaxBaseRttNs = 1000000u;
 // History must expire before the 24-bit INT clock can alias: half its
 // period, 2^23 ns, in whole us.
 constexpr uint32_t kMaxHistoryTimeoutUs = (1u << 23) / 1000u;  // 8388 us
-constexpr uint32_t kMaxStageLimit = 255;  // stage is a uint8_t
+constexpr uint32_t kMaxStageLimit = 255;                       // stage is a uint8_t
 
 struct Params {
   uint32_t line_rate_mbps;      // NIC port speed; W is at most its BDP; Mb/s; > 0
@@ -113,14 +113,14 @@ struct HopK {
 };
 
 struct Config {
-  uint32_t w_max_q4;       // BDP at line rate, 1/16 B (< 2^32: validated)
-  uint32_t w_min_q4;       // floor, 1/16 B
-  uint32_t w_ai_q4;        // W_AI, 1/16 B
-  uint32_t eta_q20;        // eta, Q20
-  uint32_t t_ns;           // T
-  uint32_t inv_t_q40;      // 2^40 / T (rounded; <= 2^30.1 for T >= 1 us)
-  uint64_t rate_k_q32;     // rate_kbps = W_q4 * rate_k_q32 >> 32 (= W / T); < 2^41
-  uint32_t history_ns;     // history timeout
+  uint32_t w_max_q4;          // BDP at line rate, 1/16 B (< 2^32: validated)
+  uint32_t w_min_q4;          // floor, 1/16 B
+  uint32_t w_ai_q4;           // W_AI, 1/16 B
+  uint32_t eta_q20;           // eta, Q20
+  uint32_t t_ns;              // T
+  uint32_t inv_t_q40;         // 2^40 / T (rounded; <= 2^30.1 for T >= 1 us)
+  uint64_t rate_k_q32;        // rate_kbps = W_q4 * rate_k_q32 >> 32 (= W / T); < 2^41
+  uint32_t history_ns;        // history timeout
   HopK k[kIntRateCodeCount];  // per rate code (index 0 unused)
   uint8_t max_stage;
   uint8_t reserved[3];
@@ -193,8 +193,7 @@ constexpr Status Params::Validate() const {
   const uint64_t bdp = static_cast<uint64_t>(line_rate_mbps) * base_rtt_ns / 8000u;
   if (w_ai_bytes > bdp) return Status::Error(StatusCode::kInconsistent, "w_ai_bytes");
   if (min_window_bytes == 0) return Status::Error(StatusCode::kZero, "min_window_bytes");
-  if (min_window_bytes > bdp)
-    return Status::Error(StatusCode::kInconsistent, "min_window_bytes");
+  if (min_window_bytes > bdp) return Status::Error(StatusCode::kInconsistent, "min_window_bytes");
   if (history_timeout_us == 0) return Status::Error(StatusCode::kZero, "history_timeout_us");
   if (history_timeout_us > kMaxHistoryTimeoutUs)
     return Status::Error(StatusCode::kOutOfRange, "history_timeout_us");
@@ -207,11 +206,12 @@ inline Status Compile(const Params& p, Config* out) {
   Config c{};
   const uint64_t t = p.base_rtt_ns;
   const uint64_t bdp = static_cast<uint64_t>(p.line_rate_mbps) * t / 8000u;  // <= 2e8
-  c.w_max_q4 = static_cast<uint32_t>(bdp << kWinFracBits);  // <= 3.2e9 < 2^32
-  c.w_min_q4 = p.min_window_bytes << kWinFracBits;          // <= BDP, validated
-  c.w_ai_q4 = p.w_ai_bytes << kWinFracBits;                 // <= BDP, validated
+  c.w_max_q4 = static_cast<uint32_t>(bdp << kWinFracBits);                   // <= 3.2e9 < 2^32
+  c.w_min_q4 = p.min_window_bytes << kWinFracBits;                           // <= BDP, validated
+  c.w_ai_q4 = p.w_ai_bytes << kWinFracBits;                                  // <= BDP, validated
   // eta_ppm * 2^20 <= 2^40.
-  c.eta_q20 = static_cast<uint32_t>(((static_cast<uint64_t>(p.eta_ppm) << 20) + kPpmOne / 2) / kPpmOne);
+  c.eta_q20 =
+      static_cast<uint32_t>(((static_cast<uint64_t>(p.eta_ppm) << 20) + kPpmOne / 2) / kPpmOne);
   c.t_ns = p.base_rtt_ns;
   c.inv_t_q40 = static_cast<uint32_t>(((uint64_t{1} << 40) + t / 2) / t);  // <= 2^30.1
   // W_q4 / 16 bytes per T ns = W_q4 * 5e5 / T kb/s. 5e5 * 2^32 / 1000 < 2^41.
@@ -257,8 +257,7 @@ constexpr bool SeqAfter(uint32_t a, uint32_t b) {
 
 // The window law of Algorithm 1 (ComputeWind) with the current U, the
 // commit of a full update, and the action.
-inline Action ApplyWindowLaw(const Config& cfg, State* s, uint32_t ack_seq,
-                             uint32_t snd_nxt) {
+inline Action ApplyWindowLaw(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_nxt) {
   const uint32_t u = s->u_q20;
   const bool full = SeqAfter(ack_seq, s->last_update_seq);
   const bool mult = u >= cfg.eta_q20 || s->stage >= cfg.max_stage;
@@ -271,7 +270,7 @@ inline Action ApplyWindowLaw(const Config& cfg, State* s, uint32_t ack_seq,
     w = s->wc_q4;
   }
   w += cfg.w_ai_q4;  // < 2^52 + 2^32
-  const uint32_t win = w >= cfg.w_max_q4 ? cfg.w_max_q4
+  const uint32_t win = w >= cfg.w_max_q4   ? cfg.w_max_q4
                        : w <= cfg.w_min_q4 ? cfg.w_min_q4
                                            : static_cast<uint32_t>(w);
   if (full) {
@@ -322,18 +321,20 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
   for (; i < n; ++i) {  // n <= kIntMaxHops, checked above
     const uint64_t nw = int_stack.hops[i].word;
     const uint64_t ow = s->hop_word[i];
-    const uint32_t d = static_cast<uint32_t>((nw >> kIntTsShift) - (ow >> kIntTsShift)) & kIntTsMask;
+    const uint32_t d =
+        static_cast<uint32_t>((nw >> kIntTsShift) - (ow >> kIntTsShift)) & kIntTsMask;
     // A different rate code, or a timestamp that went back: another path.
     if ((static_cast<uint32_t>((nw ^ ow) >> kIntRateShift) | (d >> (kIntTsBits - 1))) != 0) break;
     if (d == 0) continue;  // no time passed at this hop: keep the old record
     const HopK& k = cfg.k[nw >> kIntRateShift];
-    const uint32_t dtx = static_cast<uint32_t>((nw >> kIntTxShift) - (ow >> kIntTxShift)) & kIntTxMask;
+    const uint32_t dtx =
+        static_cast<uint32_t>((nw >> kIntTxShift) - (ow >> kIntTxShift)) & kIntTxMask;
     // ns to send dtx units at B, Q12, / 2^m: dtx * ktx < 2^20 * 2^32 = 2^52.
     const uint64_t x_tx = (static_cast<uint64_t>(dtx) * k.ktx) >> 14;
     const uint64_t x_cap = static_cast<uint64_t>(d) * cap_k;  // < 2^23 * 2^18
     if (x_tx > x_cap) break;  // faster than 64x its link: another switch
-    const uint32_t qmin = MinU32(static_cast<uint32_t>(nw) & kIntQlenMask,
-                                 static_cast<uint32_t>(ow) & kIntQlenMask);
+    const uint32_t qmin =
+        MinU32(static_cast<uint32_t>(nw) & kIntQlenMask, static_cast<uint32_t>(ow) & kIntQlenMask);
     // Queue term q / (B T) in Q20, / 2^m: qmin * kq < 2^17 * 2^32 = 2^49, so
     // uq < 2^32 and uq * d < 2^55; x_tx + that < 2^56 before the cap.
     const uint64_t uq = (static_cast<uint64_t>(qmin) * k.kq) >> 17;
@@ -346,7 +347,7 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
     }
   }
   if (i != n) return detail::ResetHistory(s, int_stack, n, now_ns);  // path change
-  if (best_d == 0) return Action::None();  // no hop's clock advanced
+  if (best_d == 0) return Action::None();                            // no hop's clock advanced
   best_x *= 1u << m;  // the multiplier (a multiply: no 64-bit shift call on rv32); <= d 2^18
 
   uint32_t u = s->u_q20;
@@ -358,7 +359,8 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
     if (best_x >= ud) {
       u += static_cast<uint32_t>(((best_x - ud) * cfg.inv_t_q40 + (uint64_t{1} << 31)) >> 32);
     } else {
-      const uint32_t dec = static_cast<uint32_t>(((ud - best_x) * cfg.inv_t_q40 + (uint64_t{1} << 31)) >> 32);
+      const uint32_t dec =
+          static_cast<uint32_t>(((ud - best_x) * cfg.inv_t_q40 + (uint64_t{1} << 31)) >> 32);
       u -= MinU32(dec, u);  // dec <= U d/T < U but for rounding
     }
   } else {

@@ -62,9 +62,9 @@ constexpr uint32_t kIntTsMask = (1u << kIntTsBits) - 1u;
 constexpr uint32_t kIntTxMask = (1u << kIntTxBits) - 1u;
 constexpr uint32_t kIntQlenMask = (1u << kIntQlenBits) - 1u;
 constexpr uint32_t kIntQlenShift = 0;
-constexpr uint32_t kIntTxShift = kIntQlenBits;                   // 17
-constexpr uint32_t kIntTsShift = kIntTxShift + kIntTxBits;       // 37
-constexpr uint32_t kIntRateShift = kIntTsShift + kIntTsBits;     // 61
+constexpr uint32_t kIntTxShift = kIntQlenBits;                // 17
+constexpr uint32_t kIntTsShift = kIntTxShift + kIntTxBits;    // 37
+constexpr uint32_t kIntRateShift = kIntTsShift + kIntTsBits;  // 61
 static_assert(kIntRateShift + 3 == 64, "a record is exactly 64 bits");
 
 constexpr uint32_t kIntRateCodeCount = 8;
@@ -152,15 +152,13 @@ inline void StoreBe64(uint64_t v, uint8_t* p) {
 
 // 2^(28 + f/16) for f = 0..15, rounded: the mantissas of the PINT code.
 constexpr uint32_t kPintMantQ28[16] = {
-    268435456u, 280320109u, 292730940u, 305691246u, 319225354u, 333358668u,
-    348117717u, 363530205u, 379625062u, 396432500u, 413984066u, 432312707u,
-    451452825u, 471440350u, 492312797u, 514109347u};
+    268435456u, 280320109u, 292730940u, 305691246u, 319225354u, 333358668u, 348117717u, 363530205u,
+    379625062u, 396432500u, 413984066u, 432312707u, 451452825u, 471440350u, 492312797u, 514109347u};
 // 2^(28 + (f + 0.5)/16), rounded: geometric midpoints, so that the encoder
 // rounds to the nearest code in the log domain.
 constexpr uint32_t kPintMidQ28[16] = {
-    274313427u, 286458320u, 299140913u, 312385013u, 326215479u, 340658272u,
-    355740503u, 371490480u, 387937769u, 405113241u, 423049137u, 441779122u,
-    461338355u, 481763549u, 503093043u, 525366875u};
+    274313427u, 286458320u, 299140913u, 312385013u, 326215479u, 340658272u, 355740503u, 371490480u,
+    387937769u, 405113241u, 423049137u, 441779122u, 461338355u, 481763549u, 503093043u, 525366875u};
 
 }  // namespace detail
 

@@ -76,7 +76,8 @@ bool ProfileLines(const VectorFile& v, std::ostringstream& o, std::string* group
             {"plb_idle_rehash_rounds", s.plb_idle_rehash_rounds},
             {"plb_cong_thresh_pct", s.plb_cong_thresh_pct}, {"plb_suspend_us", s.plb_suspend_us},
             {"dlb_gain_shift", s.dlb_gain_shift}, {"dlb_rtt_shift", s.dlb_rtt_shift},
-            {"dlb_hysteresis", s.dlb_hysteresis}, {"dlb_probe_shift", s.dlb_probe_shift}});
+            {"dlb_hysteresis", s.dlb_hysteresis}, {"dlb_probe_shift", s.dlb_probe_shift},
+            {"dlb_min_dwell", s.dlb_min_dwell}});
     *group = "spray";
   } else {
     return (*why = "unknown algo " + v.algo), false;

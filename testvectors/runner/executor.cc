@@ -86,6 +86,7 @@ const Fields<nicc::spray::Params>& SprayFields() {
       {"dlb_rtt_shift", &P::dlb_rtt_shift},
       {"dlb_hysteresis", &P::dlb_hysteresis},
       {"dlb_probe_shift", &P::dlb_probe_shift},
+      {"dlb_min_dwell", &P::dlb_min_dwell},
   };
   return f;
 }

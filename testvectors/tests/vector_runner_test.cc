@@ -68,7 +68,10 @@ TEST(VectorParser, MalformedFilesNameTheLine) {
   };
   const Case cases[] = {
       {Replace(kGood, "end\n", ""), 12, "truncated"},
-      {Replace(kGood, "algo dcqcn\n", ""), 11, "missing field 'algo'"},
+      {Replace(kGood, "name t/good\n", ""), 12, "missing field 'name'"},
+      {Replace(kGood, "algo dcqcn\n", ""), 6, "event before 'algo'"},
+      {Replace(kGood, "at 1000 cnp\n", "hop rate=3 ts=0 tx=0 qlen=0\nat 1000 cnp\n"), 7, "'hop' must follow"},
+      {Replace(kGood, "expect timer_ns 301000 exact", "expect timer_ns 301000 roughly"), 10, "unexpected 'roughly'"},
       {Replace(kGood, "at 2000 tx", "at 2000 jump"), 11, "unknown event 'jump'"},
       {Replace(kGood, "at 2000 tx", "at 2x00 tx"), 11, "bad number '2x00'"},
       {Replace(kGood, "expect rate_kbps 50048829", "expect rate_kbps fast"), 9, "bad number 'fast'"},
@@ -77,7 +80,6 @@ TEST(VectorParser, MalformedFilesNameTheLine) {
       {Replace(kGood, "profile mlx5\n", "profile mlx5\nfrobnicate 3\n"), 6, "unknown line 'frobnicate'"},
       {Replace(kGood, "bytes=4096", "bytes"), 11, "expected key=value"},
       {std::string("# only a comment\n"), 1, "empty file"},
-      {Replace(kGood, "at 1000 cnp\n", "hop rate=3 ts=0 tx=0 qlen=0\nat 1000 cnp\n"), 7, "'hop' must follow"},
   };
   for (const Case& c : cases) {
     const nv::ParseError err = ParseFails(c.text);

@@ -14,10 +14,12 @@ static_assert(alignof(hal::DriverConfig) <= alignof(nicc_fw_config), "config ali
 static_assert(sizeof(hal::FlowSlot) <= NICC_FW_FLOW_BYTES, "grow NICC_FW_FLOW_BYTES");
 static_assert(alignof(hal::FlowSlot) <= alignof(nicc_fw_flow), "flow alignment");
 static_assert(sizeof(nicc_fw_action) == sizeof(nicc::Action), "action layout");
-static_assert(NICC_FW_ACT_SET_RATE == nicc::kActSetRate && NICC_FW_ACT_SET_WINDOW == nicc::kActSetWindow &&
-                  NICC_FW_ACT_USE_EV == nicc::kActUseEv && NICC_FW_ACT_SEND_CNP == nicc::kActSendCnp &&
-                  NICC_FW_ACT_ARM_TIMER == nicc::kActArmTimer &&
-                  NICC_FW_ACT_CANCEL_TIMER == nicc::kActCancelTimer,
+static_assert(static_cast<int>(NICC_FW_ACT_SET_RATE) == nicc::kActSetRate &&
+                  static_cast<int>(NICC_FW_ACT_SET_WINDOW) == nicc::kActSetWindow &&
+                  static_cast<int>(NICC_FW_ACT_USE_EV) == nicc::kActUseEv &&
+                  static_cast<int>(NICC_FW_ACT_SEND_CNP) == nicc::kActSendCnp &&
+                  static_cast<int>(NICC_FW_ACT_ARM_TIMER) == nicc::kActArmTimer &&
+                  static_cast<int>(NICC_FW_ACT_CANCEL_TIMER) == nicc::kActCancelTimer,
               "action flags");
 static_assert(NICC_FW_EV_TIMEOUT == static_cast<int>(hal::EventKind::kTimeout) &&
                   NICC_FW_EV_RX_DATA == static_cast<int>(hal::EventKind::kRxData),
@@ -60,7 +62,8 @@ nicc::spray::Params ToCxx(const nicc_fw_spray_params& c) {
                              c.dlb_gain_shift,
                              c.dlb_rtt_shift,
                              c.dlb_hysteresis,
-                             c.dlb_probe_shift};
+                             c.dlb_probe_shift,
+                             c.dlb_min_dwell};
 }
 
 void FromCxx(const nicc::spray::Params& s, nicc_fw_spray_params* c) {
@@ -79,7 +82,8 @@ void FromCxx(const nicc::spray::Params& s, nicc_fw_spray_params* c) {
                             s.dlb_gain_shift,
                             s.dlb_rtt_shift,
                             s.dlb_hysteresis,
-                            s.dlb_probe_shift};
+                            s.dlb_probe_shift,
+                            s.dlb_min_dwell};
 }
 
 }  // namespace

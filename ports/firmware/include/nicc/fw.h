@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 /* Opaque storage sizes; the implementation checks them at compile time. */
-#define NICC_FW_CONFIG_BYTES 352
+#define NICC_FW_CONFIG_BYTES 384
 #define NICC_FW_FLOW_BYTES 144
 
 typedef struct nicc_fw_config { uint64_t opaque[NICC_FW_CONFIG_BYTES / 8]; } nicc_fw_config;
@@ -76,7 +76,7 @@ typedef struct nicc_fw_spray_params {
   uint32_t ev_bits, flow_label, base_port, bitmap_ecn_penalty, bitmap_nack_penalty,
       reps_max_reuse, reps_freeze_us, plb_rehash_rounds, plb_idle_rehash_rounds,
       plb_cong_thresh_pct, plb_suspend_us, dlb_gain_shift, dlb_rtt_shift, dlb_hysteresis,
-      dlb_probe_shift;
+      dlb_probe_shift, dlb_min_dwell;
 } nicc_fw_spray_params;
 
 typedef struct nicc_fw_params {
