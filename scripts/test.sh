@@ -6,7 +6,10 @@
 # 1. GoogleTest suites, the install/find_package check and the freestanding
 #    cross-compile of every engine/ and hal/ header (rv32imac, rv64imac,
 #    cortex-m4, -Werror), in a Release build;
-# 2. the same GoogleTest suites under AddressSanitizer + UBSan.
+# 2. the conformance vectors under callgrind (instruction bounds) and, built
+#    statically for RV64 and 32-bit ARM, under qemu-user (outputs identical
+#    to x86-64): scripts/vectors-check.sh;
+# 3. the same GoogleTest suites under AddressSanitizer + UBSan.
 # Ends with one line "N passed, N failed" and exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +35,13 @@ echo "== release tests"
 (cd build/release && ctest --output-on-failure -j "$(nproc)" --timeout 900) 2>&1 | tee build/ctest-release.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 tally build/ctest-release.log
+
+echo "== conformance vectors: instruction bounds and cross-ISA runs"
+if bash scripts/vectors-check.sh build/release 2>&1 | tee build/vectors-check.log; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
 
 echo "== sanitizer build (ASan + UBSan)"
 if bash scripts/build.sh asan; then

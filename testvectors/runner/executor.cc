@@ -256,6 +256,12 @@ class Runner {
   }
 
   void Check(const Event& e, int index, const Outputs& out) {
+    if (opt_.trace) {
+      std::string line = v_.name + " " + std::to_string(index) + " " + e.kind + " flags=" + FlagsText(out.flags) +
+                         " status=" + out.status;
+      for (const auto& kv : out.num) line += " " + kv.first + "=" + std::to_string(kv.second);
+      *opt_.trace += line + "\n";
+    }
     for (const Expectation& x : e.expects) {
       if (x.field == "flags") {
         uint8_t want;

@@ -36,6 +36,10 @@ struct RunOptions {
   // dump per event, named "nicc-vec FILE_INDEX EVENT KIND".
   bool icount = false;
   int file_index = 0;
+  // When set, every event's outputs are appended as one line, so that runs
+  // on two machines (x86-64, RV64 and ARM under qemu-user) can be compared
+  // bit for bit.
+  std::string* trace = nullptr;
 };
 
 // Runs `v`; appends mismatches to *failures (empty = pass). Returns false

@@ -1,6 +1,8 @@
 // nicc-vectors — runs conformance vectors against the engine.
 //
 //   nicc-vectors [--verbose] PATH...          run files / folders of *.vec
+//   nicc-vectors --trace PATH...              also print every event's outputs (for
+//                                            comparing ports bit for bit)
 //   nicc-vectors --icount PATH...             same, with a callgrind dump per event
 //                                            (run under valgrind; scripts/vectors-icount.sh)
 //   nicc-vectors --check-icount=FILE PATH...  compare the dumps in FILE (callgrind,
@@ -31,11 +33,12 @@ using namespace nicc_vectors;
 namespace {
 
 const char kUsage[] =
-    "usage: nicc-vectors [--verbose] [--icount] PATH...\n"
+    "usage: nicc-vectors [--verbose] [--trace] [--icount] PATH...\n"
     "       nicc-vectors --check-icount=CALLGRIND_OUT PATH...\n"
     "       nicc-vectors --emit-c FILE\n"
     "Runs nicc conformance vectors (docs/vectors.md). PATH is a .vec file or a folder\n"
     "searched recursively for *.vec. One line per failure, then 'N passed, N failed'.\n"
+    "--trace prints every event's outputs; --icount adds a callgrind dump per event.\n"
     "Exit: 0 all passed, 1 failures, 2 malformed file or usage error.\n";
 
 bool IsDir(const std::string& p) {
@@ -91,7 +94,7 @@ bool ReadDumps(const std::string& path, std::map<std::pair<int, int>, uint64_t>*
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool verbose = false, icount = false, emit_c = false;
+  bool verbose = false, icount = false, emit_c = false, trace = false;
   std::string check_icount;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
@@ -101,6 +104,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--verbose" || a == "-v") {
       verbose = true;
+    } else if (a == "--trace") {
+      trace = true;
     } else if (a == "--icount") {
       icount = true;
     } else if (a == "--emit-c") {
@@ -176,7 +181,10 @@ int main(int argc, char** argv) {
     RunOptions opt;
     opt.icount = icount || !check_icount.empty();
     opt.file_index = static_cast<int>(i);
+    std::string trace_text;
+    if (trace) opt.trace = &trace_text;
     RunVector(v, opt, &failures, &costs);
+    if (trace) std::fputs(trace_text.c_str(), stdout);
     events += v.events.size();
     if (!check_icount.empty()) {
       failures.clear();  // behaviour is checked by the plain run
