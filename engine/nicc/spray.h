@@ -679,7 +679,8 @@ inline uint16_t PlbSelect(const Config& cfg, PlbState* s) {
 // nothing is in flight and cong_rounds >= idle_rehash_rounds (if non-zero),
 // unless suspended; a repath zeroes cong_rounds. A timeout suspends repaths
 // for suspend_ns, empties the in-flight count and closes the round.
-// Every feedback is the flow's own, whichever EV it names.
+// Every report passed here counts (the dispatcher, OnFeedback, drops ports
+// outside the flow's EVs first).
 inline void PlbOnFeedback(const Config& cfg, PlbState* s, Feedback kind, TimeNs now_ns) {
   if (kind == Feedback::kTimeout) {
     if (cfg.plb_suspend_ns != 0) {
@@ -862,6 +863,10 @@ inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedb
       RepsOnFeedback(cfg, &s->reps, ev_port, kind, now_ns);
       return;
     case Policy::kPlb:
+      // PLB keys its rounds on feedback, not on the port; a port outside the
+      // flow's EVs is not the flow's feedback and is dropped, as for the
+      // other policies.
+      if (EvIndex(cfg, ev_port) < 0) return;
       PlbOnFeedback(cfg, &s->plb, kind, now_ns);
       return;
     case Policy::kDlb:
