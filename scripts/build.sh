@@ -10,7 +10,7 @@ jobs=${NICC_JOBS:-$(nproc)}
 case "$flavour" in
   release) args=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan) args=(-DCMAKE_BUILD_TYPE=Debug -DNICC_SANITIZE=ON -DNICC_BUILD_BENCH=OFF
-              -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF) ;;
+              -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF -DNICC_WITH_NS3=OFF) ;;
   *) echo "build: unknown flavour '$flavour' (release or asan)" >&2; exit 2 ;;
 esac
 gen=()

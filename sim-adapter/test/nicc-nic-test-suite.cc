@@ -1,0 +1,287 @@
+/*
+ * nicc-nic-test-suite.cc — tests of the nicc NIC ("nicc-nic"), each a small
+ * simulation run to a bound and checked against a property:
+ *   - lossless without CC: 16-to-1 incast with cc=none pauses the fabric
+ *     (PFC frames > 0) and still loses nothing (0 drops, every flow done,
+ *     bytes delivered == bytes sent, no retransmission);
+ *   - HPCC vs DCQCN in the 16-to-1 incast: after 1 ms, the p99 bottleneck
+ *     queue stays below 40 KB with HPCC, DCQCN's is at least 3x HPCC's and
+ *     above 120 KB; no drops with PFC on;
+ *   - DCQCN fairness: two long flows, the second 1 ms later; from 3 ms until
+ *     the first finishes every 500 us window gives each flow within 10% of
+ *     the fair share, with the link >= 85% used;
+ *   - selective repeat over a reordering fabric (spray over two spines of
+ *     unequal delay): every packet reaches the application exactly once and
+ *     in PSN order, out-of-order placements happen, the flow completes.
+ * All full size (16 senders, 100 Gb/s, 1 us links); ~1-2 s in total.
+ *
+ *   ./nicc-sim-test-runner --suite=nicc-nic --verbose
+ */
+#include "ns3/enum.h"
+#include "ns3/nicc-module.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+bool
+RunScenario(const std::string& name,
+            const std::vector<std::string>& sets,
+            NiccScenarioResult* r,
+            std::string* err)
+{
+    NiccScenario s;
+    bool ok = s.Select(name, err);
+    for (const auto& kv : sets)
+    {
+        ok = ok && s.SetPair(kv, err);
+    }
+    return ok && s.Run(r, err);
+}
+
+// ---------------------------------------------------------------------------
+class LosslessNoCcTest : public TestCase
+{
+  public:
+    LosslessNoCcTest()
+        : TestCase("cc=none 16-to-1 incast: PFC pauses, nothing is lost, every flow completes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenarioResult r;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(
+            RunScenario("incast", {"cc=none", "size_bytes=1000000", "stop_ms=10"}, &r, &err),
+            true,
+            err);
+        uint64_t sent = 0;
+        for (const auto& f : r.flows)
+        {
+            sent += f.sizeBytes;
+        }
+        NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 16u, "16 flows");
+        NS_TEST_ASSERT_MSG_EQ(r.Completed(), 16u, "every flow completes");
+        NS_TEST_ASSERT_MSG_GT(r.pauseFrames, 0u, "without CC the fabric must pause");
+        NS_TEST_ASSERT_MSG_EQ(r.drops, 0u, "lossless: zero drops");
+        NS_TEST_ASSERT_MSG_EQ(r.bytesDelivered, sent, "bytes delivered == bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(r.bytesAcked, sent, "every byte acknowledged");
+        NS_TEST_ASSERT_MSG_EQ(r.retxPackets, 0u, "no loss, so no retransmission");
+        NS_TEST_ASSERT_MSG_EQ(r.timeouts, 0u, "no timeout");
+        // The bottleneck ran at line rate: 16 MB take >= 1.32 ms on the wire
+        // and the last flow finishes within 5% of that.
+        int64_t last = 0;
+        for (const auto& f : r.flows)
+        {
+            last = std::max(last, f.startNs + f.fctNs);
+        }
+        NS_TEST_ASSERT_MSG_LT(last, 1390000, "PFC keeps the bottleneck busy");
+    }
+};
+
+// ---------------------------------------------------------------------------
+class HpccQueueTest : public TestCase
+{
+  public:
+    HpccQueueTest()
+        : TestCase("16-to-1 incast after convergence: HPCC p99 queue < 40 KB, DCQCN's several "
+                   "times larger, no drops")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 10 MB per sender does not finish in 3 ms: all 16 stay active; the
+        // queue is sampled every 1 us from 1 ms on.
+        const std::vector<std::string> common = {"size_bytes=10000000",
+                                                 "stop_ms=3",
+                                                 "warmup_us=1000"};
+        std::vector<std::string> h = common;
+        h.push_back("cc=hpcc");
+        std::vector<std::string> d = common;
+        d.push_back("cc=dcqcn");
+        NiccScenarioResult hpcc;
+        NiccScenarioResult dcqcn;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", h, &hpcc, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", d, &dcqcn, &err), true, err);
+        const uint64_t hq = hpcc.QueuePercentile(0.99);
+        const uint64_t dq = dcqcn.QueuePercentile(0.99);
+        NS_TEST_ASSERT_MSG_EQ(hpcc.queueSamples.size(), 2000u, "2 ms of 1 us samples");
+        NS_TEST_ASSERT_MSG_LT(hq, 40000u, "HPCC p99 queue after convergence");
+        NS_TEST_ASSERT_MSG_GT(dq, 3 * hq, "DCQCN's p99 queue is several times HPCC's");
+        NS_TEST_ASSERT_MSG_GT(dq, 120000u, "DCQCN's p99 queue is several times the HPCC bound");
+        NS_TEST_ASSERT_MSG_EQ(hpcc.drops, 0u, "no drops with PFC (HPCC)");
+        NS_TEST_ASSERT_MSG_EQ(dcqcn.drops, 0u, "no drops with PFC (DCQCN)");
+        NS_TEST_ASSERT_MSG_GT(hpcc.utilization, 0.85, "HPCC keeps the bottleneck busy");
+        // Every sender progressed under HPCC (no starvation in the incast).
+        for (const auto& f : hpcc.flows)
+        {
+            NS_TEST_ASSERT_MSG_GT(f.ackedBytes, 500000u, "flow " << f.id << " starved");
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------
+class DcqcnFairnessTest : public TestCase
+{
+  public:
+    DcqcnFairnessTest()
+        : TestCase("DCQCN: two flows converge to within 10% of fair share and stay there")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Fairness scenario defaults: DCQCN paper profile, RED 100/400 KB,
+        // flow 2 starts 1 ms after flow 1, 40 MB each, 500 us windows.
+        NiccScenarioResult r;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("fairness", {"cc=dcqcn"}, &r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 2u, "two flows");
+        NS_TEST_ASSERT_MSG_EQ(r.Completed(), 2u, "both complete");
+        const auto& s = r.rateSeriesGbps;
+        const double w = r.rateWindowUs;
+        // Windows [3 ms, first completion): both flows active throughout.
+        const int64_t firstEnd =
+            std::min(r.flows[0].startNs + r.flows[0].fctNs, r.flows[1].startNs + r.flows[1].fctNs);
+        uint32_t checked = 0;
+        for (size_t k = 0; k < s[0].size() && k < s[1].size(); ++k)
+        {
+            const double t0 = static_cast<double>(k) * w * 1000.0;
+            if (t0 < 3e6 || t0 + w * 1000.0 > static_cast<double>(firstEnd))
+            {
+                continue;
+            }
+            const double fair = (s[0][k] + s[1][k]) / 2;
+            for (int i = 0; i < 2; ++i)
+            {
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(std::abs(s[i][k] - fair),
+                                            0.10 * fair,
+                                            "flow " << i << " in window at " << t0 / 1e3
+                                                    << " us: " << s[i][k] << " Gb/s vs fair "
+                                                    << fair);
+            }
+            NS_TEST_ASSERT_MSG_GT(2 * fair, 85.0, "link used in window at " << t0 / 1e3 << " us");
+            ++checked;
+        }
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(checked, 4u, "at least 2 ms of both flows checked");
+        NS_TEST_ASSERT_MSG_EQ(r.drops, 0u, "no drops");
+    }
+};
+
+// ---------------------------------------------------------------------------
+// Two leaves, two spines; the path over spine 1 has 4 us more delay, and the
+// sender sprays (ops over 16 EVs), so packets arrive out of order.
+class ReorderRecoveryTest : public TestCase
+{
+  public:
+    explicit ReorderRecoveryTest(NiccNic::Recovery mode)
+        : TestCase(mode == NiccNic::SELECTIVE_REPEAT
+                       ? "selective repeat over unequal sprayed paths: in order, exactly once"
+                       : "go-back-N over unequal sprayed paths: in order, exactly once"),
+          m_mode(mode)
+    {
+    }
+
+  private:
+    void Deliver(uint32_t /*src*/, uint32_t /*qpn*/, uint32_t psn, uint32_t bytes)
+    {
+        m_inOrder = m_inOrder && psn == m_nextPsn;
+        m_nextPsn = psn + 1;
+        m_bytes += bytes;
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper::UsePriorityQueueScheduler();
+        NiccFabricHelper fabric;
+        const DataRate rate("100Gbps");
+        Ptr<NiccSwitchNode> leaf0 = fabric.CreateSwitch();
+        Ptr<NiccSwitchNode> leaf1 = fabric.CreateSwitch();
+        Ptr<NiccSwitchNode> spine0 = fabric.CreateSwitch();
+        Ptr<NiccSwitchNode> spine1 = fabric.CreateSwitch();
+        Ptr<Node> a = fabric.CreateHost();
+        Ptr<Node> b = fabric.CreateHost();
+        fabric.Connect(a, leaf0, rate, MicroSeconds(1));
+        fabric.Connect(b, leaf1, rate, MicroSeconds(1));
+        fabric.Connect(leaf0, spine0, rate, MicroSeconds(1));
+        fabric.Connect(spine0, leaf1, rate, MicroSeconds(1));
+        fabric.Connect(leaf0, spine1, rate, MicroSeconds(3));
+        fabric.Connect(spine1, leaf1, rate, MicroSeconds(3));
+        fabric.InstallRoutes();
+
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("none"));
+        nics.SetNicAttribute("SprayPolicy", StringValue("ops"));
+        nics.SetNicAttribute("SprayEvBits", UintegerValue(4));
+        nics.SetNicAttribute("Recovery", EnumValue(m_mode));
+        Ptr<NiccNic> tx = nics.Install(a);
+        Ptr<NiccNic> rx = nics.Install(b);
+        rx->TraceConnectWithoutContext("Deliver",
+                                       MakeCallback(&ReorderRecoveryTest::Deliver, this));
+        const uint64_t size = 2000000;
+        nics.AddFlow(a, b, size, MicroSeconds(1));
+        nics.StopWhenAllComplete();
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(nics.GetNCompleted(), 1u, "the flow completes");
+        NS_TEST_ASSERT_MSG_EQ(m_inOrder, true, "application sees PSNs in order");
+        NS_TEST_ASSERT_MSG_EQ(m_bytes, size, "every byte delivered exactly once");
+        NS_TEST_ASSERT_MSG_EQ(rx->GetRxDeliveredBytes(), size, "receiver count");
+        NS_TEST_ASSERT_MSG_GT(rx->GetNacksSent(), 0u, "the fabric did reorder (gaps seen)");
+        if (m_mode == NiccNic::SELECTIVE_REPEAT)
+        {
+            NS_TEST_ASSERT_MSG_GT(rx->GetRxOooPlaced(), 100u, "out-of-order placement used");
+            // Only missing packets are resent: far fewer than go-back-N would.
+            NS_TEST_ASSERT_MSG_LT(tx->GetRetxPackets(), tx->GetTxDataPackets() / 2,
+                                  "selective, not go-back");
+        }
+        uint64_t drops = 0;
+        for (const auto& sw : fabric.GetSwitches())
+        {
+            drops += sw->GetDrops();
+        }
+        NS_TEST_ASSERT_MSG_EQ(drops, 0u, "lossless");
+        Simulator::Destroy();
+    }
+
+    NiccNic::Recovery m_mode;
+    bool m_inOrder{true};
+    uint32_t m_nextPsn{0};
+    uint64_t m_bytes{0};
+};
+
+// ---------------------------------------------------------------------------
+class NiccNicTestSuite : public TestSuite
+{
+  public:
+    NiccNicTestSuite()
+        : TestSuite("nicc-nic", UNIT)
+    {
+        AddTestCase(new LosslessNoCcTest, TestCase::QUICK);
+        AddTestCase(new HpccQueueTest, TestCase::QUICK);
+        AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
+        AddTestCase(new ReorderRecoveryTest(NiccNic::SELECTIVE_REPEAT), TestCase::QUICK);
+        AddTestCase(new ReorderRecoveryTest(NiccNic::GO_BACK_N), TestCase::QUICK);
+    }
+};
+
+NiccNicTestSuite g_niccNicTestSuite; //!< static registration
+
+} // namespace
