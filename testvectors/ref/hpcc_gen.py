@@ -209,11 +209,11 @@ def hpcc_random(name, profile, seed, n, start=0, mults=(0,), seq0=None, **overri
     and queues per hop drift), ACK gaps of 0.1-30 us with jitter per hop,
     counters and timestamps starting anywhere (so 24-bit and 20-bit wraps
     occur), sequence numbers (seq0) and ACK time (start) crossing 2^32 when
-    asked, and rare
-    path changes (hop count, rate code, multiplier, a timestamp going back, a
-    counter jump), duplicate ACKs, history expiry and malformed stacks. The
-    in-flight distance (snd_nxt - ack) follows the model's window, so full
-    updates come once per window as in a real sender."""
+    asked, and rare path changes (hop count, rate code, multiplier, a
+    timestamp going back, a counter jump), duplicate ACKs, history expiry and
+    malformed stacks. The in-flight distance (snd_nxt - ack) follows the
+    model's window, so full updates come once per window as in a real
+    sender. Multipliers are at most 2^5 (see Path.hops)."""
     rng = random.Random(seed)
     p = hpcc_ref.params(profile, **overrides)
     t_rtt = p["base_rtt_ns"]
@@ -249,7 +249,8 @@ def hpcc_random(name, profile, seed, n, start=0, mults=(0,), seq0=None, **overri
             if kind == 0:
                 data = hpcc_ref.encode_stack(path.mult, recs)[:rng.randrange(2 + 8 * len(recs))]
             elif kind == 1:
-                data = hpcc_ref.encode_stack(path.mult, recs * 6, hop_count=6 + rng.randrange(250))[:rng.randrange(2, 65)]
+                data = hpcc_ref.encode_stack(path.mult, recs * 6, hop_count=6 + rng.randrange(250))
+                data = data[:rng.randrange(2, 65)]   # the runner's raw= holds 64 bytes
             elif kind == 2:
                 j = rng.randrange(len(recs))
                 recs[j] = (0,) + recs[j][1:]
@@ -322,7 +323,6 @@ def _congest(flow, n, qlen=100000, util=1.0, gap=1 * US):
 
 def gen_hpcc(out_dir):
     vs = []
-    bdp = 162500  # 100 Gb/s x 13 us
 
     # -- one hop, the basic measurements -----------------------------------
     f = Flow(Path([3]), step=13000, inflight=1)
@@ -440,12 +440,12 @@ the floor, min_window_bytes = 163, and stays there (rate 100 Mb/s).""", f.events
 min_window_bytes = 5000: the floor holds against U ~ 7, then a light load
 lifts the window off it.""", f.events, min_window_bytes=5000))
     f = Flow(Path([3]), step=13000, inflight=1)
-    _congest(f, 3, qlen=100000, gap=13 * US)
-    for _ in range(10):
-        f.ack(13 * US, util=0.2, qlen=0)
+    _congest(f, 4, qlen=400000, gap=13 * US)
+    for _ in range(16):
+        f.ack(13 * US, util=0.7, qlen=0)
     vs.append(hpcc_vector("window-ceiling", "hpcc-later", """
-After a cut, U = 0.2 lets every multiplicative update grow the window by
-0.95/0.2 until it is clamped at the BDP (162500 B, 100 Gb/s).""", f.events))
+After deep cuts, U = 0.7 lets every multiplicative update grow the window
+by 0.95/0.7 until it is clamped at the BDP (162500 B, 100 Gb/s).""", f.events))
     f = Flow(Path([3]), step=13000, inflight=1)
     _congest(f, 3, qlen=100000, gap=13 * US)
     for _ in range(4):
@@ -641,14 +641,15 @@ the 32-bit clock, so the 256 us expiry is still judged right after it.""",
     for i in range(5):
         f.ack(1 * US, util=1.0, qlen=30000)
     f.ack(1 * US, d=0, util=0.0, qlen=30000)       # duplicate: no hop moved
-    f.ack(1 * US, d=[0, 1000], util=[0.0, 1.0], qlen=[30000, 80000])   # hop 0 kept
+    f.ack(1 * US, d=[0, 1000], util=[0.0, 1.0], qlen=[0, 80000])       # hop 0 kept
     f.ack(1 * US, d=[2000, 1000], util=[1.0, 0.2], qlen=[30000, 0])    # hop 0 spans both
     for i in range(3):
         f.ack(1 * US, util=1.0, qlen=30000)
     vs.append(hpcc_vector("duplicate-ack", "hpcc-paper", """
 No hop's timestamp moved: no sample, no action, history kept. Then hop 0
-alone did not move: it is skipped and keeps its old record, so its next
-sample spans both intervals.""", f.events))
+alone did not move (its queue field changed to 0): it is skipped and keeps
+its old record, so its next sample spans both intervals and filters its
+queue against the old 30000 B, not against 0.""", f.events))
 
     f = Flow(Path([]), inflight=5000)
     for _ in range(4):
@@ -696,13 +697,21 @@ an all-zero record): bad_rate_code, nothing changes.""", malformed([
     ])))
     f = Flow(Path([3]), inflight=5000)
     f.warm()
-    ev = []
+    f.ack(1 * US, util=1.0, qlen=30000)
+    f.raw(hpcc_ref.encode_stack(0, recs(f.path))[:9], gap=200 * US)
+    f.ack(100 * US, util=1.0, qlen=30000)
+    f.ack(1 * US, util=1.0, qlen=30000)
+    vs.append(hpcc_vector("malformed-no-refresh", "hpcc-paper", """
+A malformed stack never reaches the sender, so it does not refresh the
+history's clock either: valid ACK, truncated stack 200 us later, valid ACK
+100 us after that = 300 us of INT silence > 256 us: expired.""", f.events))
+    f = Flow(Path([3]), inflight=5000)
+    f.warm()
     for i in range(8):
         f.ack(1 * US, util=1.0, qlen=30000)
-    ev = f.events
     # The same stacks again with reserved header bits set, and with trailing bytes.
     out = []
-    for i, e in enumerate(ev):
+    for i, e in enumerate(f.events):
         recs_e = [hpcc_ref.hop_fields(*h, e[4]) for h in e[5]]
         data = hpcc_ref.encode_stack(e[4], recs_e, reserved_bits=0xF8 if i % 2 else 0x50)
         if i % 3 == 0:
@@ -725,12 +734,14 @@ Rate codes 1..5 (25..400 Gb/s) on one path.""", f.events))
     vs.append(hpcc_vector("rate-codes-6-7", "hpcc-paper", """
 Rate codes 6 and 7 (800 Gb/s, 1.6 Tb/s).""", f.events))
 
-    f = Flow(Path([7], mult=3), step=100000, inflight=1)
+    f = Flow(Path([7], mult=7), step=100000, inflight=1)
     for i in range(20):
-        f.ack(100 * US, util=1.0 if i < 10 else 0.3, qlen=20000000 if i < 8 else 0)
+        f.ack(500 * US, util=1.0 if i < 10 else 0.3, qlen=300000000 if i < 8 else 0)
     vs.append(hpcc_vector("line-1600g-t-1ms", "hpcc-later", """
-1.6 Tb/s NIC with T = 1 ms: the largest BDP (2e8 B) and rate.""", f.events,
-                          line_rate_mbps=1600000, base_rtt_ns=1000000))
+1.6 Tb/s NIC with T = 1 ms: the largest BDP (2e8 B) and rate. Multiplier
+2^7 (16 KiB tx units, 10 KiB queue units) for a 300 MB queue, ACKs 500 us
+apart (history_timeout_us = 2000): cuts, then growth back to the ceiling.""", f.events,
+                          line_rate_mbps=1600000, base_rtt_ns=1000000, history_timeout_us=2000))
     f = Flow(Path([1]), step=100, inflight=1)
     for i in range(20):
         f.ack(1 * US, util=1.0, qlen=2000 if i < 10 else 0)
