@@ -29,51 +29,114 @@ namespace
 {
 constexpr double U32 = 4294967295.0;
 
-// name, type, min, max, incast default, fairness default, help
+// name, type, min, max, default, help (per-scenario defaults: kOverrides)
 const std::vector<NiccScenarioKey> kKeys = {
-    {"cc", "none|dcqcn|hpcc", 0, 0, "dcqcn", "dcqcn", "congestion control of every QP"},
-    {"senders", "uint", 1, 1000, "16", "2", "sending hosts (one flow each) on the switch"},
-    {"size_bytes", "uint", 1, U32 - 65536, "1000000", "40000000", "bytes per flow"},
-    {"stagger_us", "double", 0, 1e6, "0", "1000", "flow i starts at i * stagger_us"},
-    {"stop_ms", "double", 0.001, 1e5, "20", "20",
-     "simulated time limit (a run also ends when every flow is done)"},
-    {"rate_gbps", "double", 1, 1600, "100", "100", "line rate of every link, Gb/s"},
-    {"delay_ns", "uint", 1, 1e9, "1000", "1000", "one-way propagation delay of every link"},
-    {"mtu", "uint", 256, 9000, "1024", "1024", "payload bytes per full DATA packet"},
-    {"buffer_bytes", "uint", 100000, 1e10, "16000000", "16000000", "switch shared buffer"},
-    {"pfc", "bool", 0, 0, "true", "true", "PFC on (lossless data class) or off (lossy)"},
-    {"ecn", "bool", 0, 0, "true", "true", "RED/ECN marking at the switch"},
-    {"ecn_kmin_bytes", "uint", 0, 1e10, "0", "100000", "RED Kmin; 0 = 100 KB per 25 Gb/s"},
-    {"ecn_kmax_bytes", "uint", 0, 1e10, "0", "400000", "RED Kmax; 0 = 400 KB per 25 Gb/s"},
-    {"ecn_pmax", "double", 0, 1, "0.2", "0.2", "RED marking probability at Kmax"},
-    {"dcqcn_profile", "mlx5|paper", 0, 0, "mlx5", "paper", "DCQCN parameter profile"},
-    {"dcqcn_time_reset_us", "int", -1, U32, "-1", "-1", "rp_time_reset; -1 = profile"},
-    {"dcqcn_byte_reset", "int", -1, U32, "-1", "-1", "rp_byte_reset (0 = off); -1 = profile"},
-    {"dcqcn_ai_mbps", "int", -1, U32, "-1", "-1", "rp_ai_rate; -1 = profile"},
-    {"dcqcn_hai_mbps", "int", -1, U32, "-1", "-1", "rp_hai_rate; -1 = profile"},
-    {"dcqcn_threshold", "int", -1, U32, "-1", "-1", "rp_threshold (F); -1 = profile"},
-    {"dcqcn_cnp_interval_us", "int", -1, U32, "-1", "-1",
-     "np_min_time_between_cnps; -1 = profile"},
-    {"dcqcn_monitor_us", "int", -1, U32, "-1", "-1",
-     "rp_rate_reduce_monitor_period; -1 = profile"},
-    {"dcqcn_g", "int", -1, U32, "-1", "-1", "rp_dce_tcp_g (/1024); -1 = profile"},
-    {"hpcc_profile", "paper|later", 0, 0, "paper", "paper",
+    {"cc", "none|dcqcn|hpcc", 0, 0, "dcqcn", "congestion control of every QP"},
+    {"senders", "uint", 1, 1000, "16", "incast/fairness: sending hosts (one flow each) on the switch"},
+    {"size_bytes", "uint", 1, U32 - 65536, "1000000", "incast/fairness: bytes per flow"},
+    {"stagger_us", "double", 0, 1e6, "0", "incast/fairness: flow i starts at i * stagger_us"},
+    {"stop_ms", "double", 0.001, 1e5, "20",
+     "simulated time limit (incast/fairness also end when every flow is done; fabric "
+     "scenarios with only finite traffic end when it is done)"},
+    {"rate_gbps", "double", 1, 1600, "100", "line rate of every host link, Gb/s"},
+    {"delay_ns", "uint", 1, 1e9, "1000", "one-way propagation delay of every link"},
+    {"mtu", "uint", 256, 9000, "1024", "payload bytes per full DATA packet"},
+    {"buffer_bytes", "uint", 100000, 1e10, "16000000", "shared buffer of every switch"},
+    {"pfc", "bool", 0, 0, "true", "PFC on (lossless data class) or off (lossy)"},
+    {"ecn", "bool", 0, 0, "true", "RED/ECN marking at the switches"},
+    {"ecn_kmin_bytes", "uint", 0, 1e10, "0", "RED Kmin; 0 = 100 KB per 25 Gb/s of the port"},
+    {"ecn_kmax_bytes", "uint", 0, 1e10, "0", "RED Kmax; 0 = 400 KB per 25 Gb/s of the port"},
+    {"ecn_pmax", "double", 0, 1, "0.2", "RED marking probability at Kmax"},
+    {"dcqcn_profile", "mlx5|paper", 0, 0, "mlx5", "DCQCN parameter profile"},
+    {"dcqcn_time_reset_us", "int", -1, U32, "-1", "rp_time_reset; -1 = profile"},
+    {"dcqcn_byte_reset", "int", -1, U32, "-1", "rp_byte_reset (0 = off); -1 = profile"},
+    {"dcqcn_ai_mbps", "int", -1, U32, "-1", "rp_ai_rate; -1 = profile"},
+    {"dcqcn_hai_mbps", "int", -1, U32, "-1", "rp_hai_rate; -1 = profile"},
+    {"dcqcn_threshold", "int", -1, U32, "-1", "rp_threshold (F); -1 = profile"},
+    {"dcqcn_cnp_interval_us", "int", -1, U32, "-1", "np_min_time_between_cnps; -1 = profile"},
+    {"dcqcn_monitor_us", "int", -1, U32, "-1", "rp_rate_reduce_monitor_period; -1 = profile"},
+    {"dcqcn_g", "int", -1, U32, "-1", "rp_dce_tcp_g (/1024); -1 = profile"},
+    {"hpcc_profile", "paper|later", 0, 0, "paper",
      "HPCC profile (paper: maxStage 5; later: maxStage 0)"},
-    {"hpcc_base_rtt_ns", "uint", 0, 1000000, "0", "0", "HPCC T; 0 = profile (13 us)"},
-    {"hpcc_eta_ppm", "int", -1, 1000000, "-1", "-1", "HPCC eta (ppm); -1 = profile"},
-    {"hpcc_max_stage", "int", -1, 255, "-1", "-1", "HPCC maxStage; -1 = profile"},
-    {"hpcc_wai_bytes", "int", -1, U32, "-1", "-1", "HPCC W_AI; -1 = profile"},
-    {"spray", "ecmp|ops|bitmap|reps|plb|dlb", 0, 0, "ecmp", "ecmp", "path selection policy"},
-    {"ev_bits", "uint", 0, 8, "4", "4", "spray over 2^ev_bits entropy values per QP"},
-    {"recovery", "gbn|sr", 0, 0, "gbn", "gbn", "go-back-N or selective repeat"},
-    {"ack_interval", "uint", 1, 1024, "1", "1", "receiver ACKs every N in-order packets"},
-    {"rto_us", "uint", 1, 1e7, "4000", "4000", "retransmission timeout per QP"},
-    {"warmup_us", "double", 0, 1e8, "0", "0",
-     "queue samples are taken from this time on (after convergence)"},
-    {"sample_ns", "uint", 10, 1e9, "1000", "1000", "queue sampling period"},
-    {"rate_window_us", "double", 1, 1e6, "100", "500", "per-flow throughput sampling window"},
-    {"seed", "uint", 1, U32, "1", "1", "ns-3 RNG seed (RED draws, spray)"},
-    {"scheduler", "pq|map", 0, 0, "pq", "pq", "ns-3 core scheduler: PriorityQueue or Map"},
+    {"hpcc_base_rtt_ns", "uint", 0, 1000000, "0", "HPCC T; 0 = profile (13 us)"},
+    {"hpcc_eta_ppm", "int", -1, 1000000, "-1", "HPCC eta (ppm); -1 = profile"},
+    {"hpcc_max_stage", "int", -1, 255, "-1", "HPCC maxStage; -1 = profile"},
+    {"hpcc_wai_bytes", "int", -1, U32, "-1", "HPCC W_AI; -1 = profile"},
+    {"spray", "ecmp|ops|bitmap|reps|plb|dlb", 0, 0, "ecmp",
+     "NIC path selection policy (engine; per-packet entropy values)"},
+    {"ev_bits", "uint", 0, 8, "4", "spray over 2^ev_bits entropy values per QP"},
+    {"recovery", "gbn|sr|auto", 0, 0, "gbn",
+     "go-back-N, selective repeat, or auto = sr when spray != ecmp or switch_mode != ecmp"},
+    {"ack_interval", "uint", 1, 1024, "1", "receiver ACKs every N in-order packets"},
+    {"sr_nack_threshold", "uint", 1, 256, "1",
+     "selective repeat: NACK a hole once a packet arrives this many PSNs past it (1 = at once)"},
+    {"int_single_path", "bool", 0, 0, "false",
+     "HPCC + NIC spraying: only ACKs of the QP's first EV feed INT to HPCC (one consistent path)"},
+    {"rto_us", "uint", 1, 1e7, "4000", "retransmission timeout per QP"},
+    {"warmup_us", "double", 0, 1e8, "0",
+     "queue samples (and permutation throughput) count from this time on"},
+    {"sample_ns", "uint", 10, 1e9, "1000", "queue sampling period"},
+    {"rate_window_us", "double", 1, 1e6, "100",
+     "throughput window (per flow for incast/fairness, per traffic kind for fabric scenarios)"},
+    {"seed", "uint", 1, U32, "1", "seed of every random choice (RED draws, spray, workloads)"},
+    {"scheduler", "pq|map", 0, 0, "pq", "ns-3 core scheduler: PriorityQueue or Map"},
+    // Fabric scenarios (leaf-spine, ai-cluster).
+    {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
+    {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
+    {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
+    {"oversubscription", "double", 0.01, 100, "1",
+     "fabric: host bandwidth / uplink bandwidth per leaf (sets fabric_rate_gbps when that is 0)"},
+    {"fabric_rate_gbps", "double", 0, 6400, "0",
+     "fabric: leaf-spine link rate; 0 = rate_gbps * hosts_per_leaf / (spines * oversubscription)"},
+    {"switch_mode", "ecmp|spray|adaptive", 0, 0, "ecmp",
+     "fabric: switch next-hop choice: ECMP hash, per-packet random spray, least-queue adaptive"},
+    {"cdf", "websearch|fbhdp|alistorage|googlerpc", 0, 0, "websearch",
+     "fabric: flow-size CDF of the Poisson traffic (files shipped in sim-adapter/data/)"},
+    {"cdf_file", "string", 0, 0, "", "fabric: path of a CDF file; overrides cdf when set"},
+    {"poisson_load", "double", 0, 1, "0",
+     "fabric: Poisson flows per host at this share of the host link (0 = off); uniform destinations"},
+    {"incast_load", "double", 0, 1, "0",
+     "fabric: Poisson incast bursts at this share of total host capacity (0 = off)"},
+    {"incast_fanin", "uint", 1, 4096, "8", "fabric: senders per incast burst"},
+    {"incast_bytes", "uint", 1, U32 - 65536, "64000", "fabric: bytes per sender per incast burst"},
+    {"permutation_bytes", "uint", 0, U32 - 65536, "0",
+     "fabric: each host sends this much to a random other-leaf host at permutation_start_us (0 = off)"},
+    {"permutation_start_us", "double", 0, 1e8, "0", "fabric: start of the permutation"},
+    {"allreduce_bytes", "uint", 0, 1e12, "0",
+     "fabric: ring all-reduce buffer per rank (0 = off); 2(n-1) steps of bytes/n each"},
+    {"allreduce_start_us", "double", 0, 1e8, "0", "fabric: start of the all-reduce"},
+    {"allreduce_ring", "interleaved|sequential", 0, 0, "interleaved",
+     "fabric: ring order: interleaved (every ring hop crosses leaves) or sequential (host order)"},
+    {"traffic_stop_ms", "double", 0, 1e5, "0",
+     "fabric: Poisson and incast arrivals stop at this time (0 = stop_ms)"},
+};
+
+// Per-scenario defaults that differ from the table's.
+const std::map<std::string, std::vector<std::pair<const char*, const char*>>> kOverrides = {
+    {"incast", {}},
+    {"fairness",
+     {{"senders", "2"},
+      {"size_bytes", "40000000"},
+      {"stagger_us", "1000"},
+      {"ecn_kmin_bytes", "100000"},
+      {"ecn_kmax_bytes", "400000"},
+      {"dcqcn_profile", "paper"},
+      {"rate_window_us", "500"}}},
+    {"leaf-spine",
+     {{"recovery", "auto"}, {"int_single_path", "true"}, {"poisson_load", "0.3"}, {"cdf", "fbhdp"}, {"stop_ms", "2"},
+      {"rate_window_us", "20"}}},
+    {"ai-cluster",
+     {{"recovery", "auto"},
+      {"int_single_path", "true"},
+      {"cdf", "fbhdp"},
+      {"poisson_load", "0.2"},
+      {"incast_load", "0.05"},
+      {"incast_fanin", "8"},
+      {"incast_bytes", "64000"},
+      {"allreduce_bytes", "8000000"},
+      {"allreduce_start_us", "10"},
+      {"stop_ms", "12"},
+      {"rate_window_us", "20"}}},
 };
 
 const NiccScenarioKey*
@@ -110,6 +173,10 @@ bool
 CheckValue(const NiccScenarioKey& k, const std::string& v, std::string* why)
 {
     const std::string type = k.type;
+    if (type == "string")
+    {
+        return true;
+    }
     if (type == "bool")
     {
         if (v == "true" || v == "false" || v == "1" || v == "0")
@@ -296,24 +363,57 @@ NiccScenario::Keys()
 const std::vector<std::string>&
 NiccScenario::Names()
 {
-    static const std::vector<std::string> names = {"incast", "fairness"};
+    static const std::vector<std::string> names = {"incast", "fairness", "leaf-spine", "ai-cluster"};
     return names;
+}
+
+std::string
+NiccScenario::DefaultFor(const std::string& scenario, const std::string& key)
+{
+    auto it = kOverrides.find(scenario);
+    if (it != kOverrides.end())
+    {
+        for (const auto& [k, v] : it->second)
+        {
+            if (key == k)
+            {
+                return v;
+            }
+        }
+    }
+    const NiccScenarioKey* k = FindKey(key);
+    return k ? k->def : "";
+}
+
+std::string
+NiccScenario::DataDir()
+{
+#ifdef NICC_SIM_DATA_DIR
+    return NICC_SIM_DATA_DIR;
+#else
+    return "data";
+#endif
 }
 
 std::string
 NiccScenario::KeyHelp()
 {
     std::ostringstream os;
-    os << "Scenario keys (--set key=value), defaults as incast / fairness:\n";
+    os << "Scenario keys (--set key=value); 'default' is the table's, other scenarios' "
+          "defaults follow it:\n";
     for (const auto& k : kKeys)
     {
-        std::string def = k.incastDefault;
-        if (std::string(k.fairnessDefault) != k.incastDefault)
+        std::string def = std::string(k.def).empty() ? "\"\"" : k.def;
+        for (const auto& name : Names())
         {
-            def += " / " + std::string(k.fairnessDefault);
+            const std::string d = DefaultFor(name, k.name);
+            if (d != k.def)
+            {
+                def += " (" + name + ": " + d + ")";
+            }
         }
-        char line[256];
-        std::snprintf(line, sizeof(line), "  %-22s %-28s default %-18s %s\n", k.name, k.type,
+        char line[512];
+        std::snprintf(line, sizeof(line), "  %-22s %-26s default %s\n      %s\n", k.name, k.type,
                       def.c_str(), k.help);
         os << line;
     }
@@ -329,16 +429,16 @@ NiccScenario::NiccScenario()
 bool
 NiccScenario::Select(const std::string& name, std::string* error)
 {
-    if (name != "incast" && name != "fairness")
+    if (std::find(Names().begin(), Names().end(), name) == Names().end())
     {
-        *error = "unknown scenario '" + name + "' (built-in: incast, fairness)";
+        *error = "unknown scenario '" + name + "' (built-in: incast, fairness, leaf-spine, ai-cluster)";
         return false;
     }
     m_name = name;
     m_values.clear();
     for (const auto& k : kKeys)
     {
-        m_values[k.name] = name == "incast" ? k.incastDefault : k.fairnessDefault;
+        m_values[k.name] = DefaultFor(name, k.name);
     }
     return true;
 }
@@ -407,8 +507,49 @@ NiccScenario::B(const char* key) const
 }
 
 bool
+NiccScenario::UseSelectiveRepeat() const
+{
+    const std::string rec = Get("recovery");
+    return rec == "sr" ||
+           (rec == "auto" && (Get("spray") != "ecmp" || Get("switch_mode") != "ecmp"));
+}
+
+void
+NiccScenario::ConfigureNics(NiccNicHelper* nics) const
+{
+    nics->SetNicAttribute("CongestionControl", StringValue(Get("cc")));
+    nics->SetNicAttribute("SprayPolicy", StringValue(Get("spray")));
+    nics->SetNicAttribute("SprayEvBits", UintegerValue(U("ev_bits")));
+    nics->SetNicAttribute("DcqcnProfile", StringValue(Get("dcqcn_profile")));
+    nics->SetNicAttribute("DcqcnTimeResetUs", IntegerValue(I("dcqcn_time_reset_us")));
+    nics->SetNicAttribute("DcqcnByteReset", IntegerValue(I("dcqcn_byte_reset")));
+    nics->SetNicAttribute("DcqcnAiRateMbps", IntegerValue(I("dcqcn_ai_mbps")));
+    nics->SetNicAttribute("DcqcnHaiRateMbps", IntegerValue(I("dcqcn_hai_mbps")));
+    nics->SetNicAttribute("DcqcnThreshold", IntegerValue(I("dcqcn_threshold")));
+    nics->SetNicAttribute("DcqcnCnpIntervalUs", IntegerValue(I("dcqcn_cnp_interval_us")));
+    nics->SetNicAttribute("DcqcnRateReduceMonitorUs", IntegerValue(I("dcqcn_monitor_us")));
+    nics->SetNicAttribute("DcqcnG", IntegerValue(I("dcqcn_g")));
+    nics->SetNicAttribute("HpccProfile", StringValue(Get("hpcc_profile")));
+    nics->SetNicAttribute("HpccBaseRtt", TimeValue(NanoSeconds(static_cast<int64_t>(U("hpcc_base_rtt_ns")))));
+    nics->SetNicAttribute("HpccEtaPpm", IntegerValue(I("hpcc_eta_ppm")));
+    nics->SetNicAttribute("HpccMaxStage", IntegerValue(I("hpcc_max_stage")));
+    nics->SetNicAttribute("HpccWaiBytes", IntegerValue(I("hpcc_wai_bytes")));
+    nics->SetNicAttribute("Recovery",
+                         EnumValue(UseSelectiveRepeat() ? NiccNic::SELECTIVE_REPEAT
+                                                      : NiccNic::GO_BACK_N));
+    nics->SetNicAttribute("AckInterval", UintegerValue(U("ack_interval")));
+    nics->SetNicAttribute("SrNackThreshold", UintegerValue(U("sr_nack_threshold")));
+    nics->SetNicAttribute("IntProbeSinglePath", BooleanValue(B("int_single_path")));
+    nics->SetNicAttribute("RetxTimeout", TimeValue(MicroSeconds(static_cast<int64_t>(U("rto_us")))));
+}
+
+bool
 NiccScenario::Run(NiccScenarioResult* r, std::string* error)
 {
+    if (m_name == "leaf-spine" || m_name == "ai-cluster")
+    {
+        return RunFabric(r, error);
+    }
     const auto wall0 = std::chrono::steady_clock::now();
     *r = NiccScenarioResult{};
     r->scenario = m_name;
@@ -445,28 +586,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     t.sw->AssignStreams(0);
 
     NiccNicHelper nics;
-    nics.SetNicAttribute("CongestionControl", StringValue(cc));
-    nics.SetNicAttribute("SprayPolicy", StringValue(Get("spray")));
-    nics.SetNicAttribute("SprayEvBits", UintegerValue(U("ev_bits")));
-    nics.SetNicAttribute("DcqcnProfile", StringValue(Get("dcqcn_profile")));
-    nics.SetNicAttribute("DcqcnTimeResetUs", IntegerValue(I("dcqcn_time_reset_us")));
-    nics.SetNicAttribute("DcqcnByteReset", IntegerValue(I("dcqcn_byte_reset")));
-    nics.SetNicAttribute("DcqcnAiRateMbps", IntegerValue(I("dcqcn_ai_mbps")));
-    nics.SetNicAttribute("DcqcnHaiRateMbps", IntegerValue(I("dcqcn_hai_mbps")));
-    nics.SetNicAttribute("DcqcnThreshold", IntegerValue(I("dcqcn_threshold")));
-    nics.SetNicAttribute("DcqcnCnpIntervalUs", IntegerValue(I("dcqcn_cnp_interval_us")));
-    nics.SetNicAttribute("DcqcnRateReduceMonitorUs", IntegerValue(I("dcqcn_monitor_us")));
-    nics.SetNicAttribute("DcqcnG", IntegerValue(I("dcqcn_g")));
-    nics.SetNicAttribute("HpccProfile", StringValue(Get("hpcc_profile")));
-    nics.SetNicAttribute("HpccBaseRtt", TimeValue(NanoSeconds(static_cast<int64_t>(U("hpcc_base_rtt_ns")))));
-    nics.SetNicAttribute("HpccEtaPpm", IntegerValue(I("hpcc_eta_ppm")));
-    nics.SetNicAttribute("HpccMaxStage", IntegerValue(I("hpcc_max_stage")));
-    nics.SetNicAttribute("HpccWaiBytes", IntegerValue(I("hpcc_wai_bytes")));
-    nics.SetNicAttribute("Recovery",
-                         EnumValue(Get("recovery") == "sr" ? NiccNic::SELECTIVE_REPEAT
-                                                           : NiccNic::GO_BACK_N));
-    nics.SetNicAttribute("AckInterval", UintegerValue(U("ack_interval")));
-    nics.SetNicAttribute("RetxTimeout", TimeValue(MicroSeconds(static_cast<int64_t>(U("rto_us")))));
+    ConfigureNics(&nics);
     std::string nicError;
     if (!nics.Install(t.senders, &nicError) || !nics.Install(t.receiver, &nicError))
     {

@@ -11,9 +11,15 @@
  *   if (!s.Run(&r, &err)) ...
  *   r.QueuePercentile(0.99)
  *
- * Scenarios (one switch, `senders` hosts and one receiver, equal links):
- *   incast    `senders` (16) flows of size_bytes each, all to the receiver
- *   fairness  2 long flows to the receiver, the second stagger_us later
+ * Scenarios:
+ *   incast      one switch: `senders` (16) flows of size_bytes each, all to one receiver
+ *   fairness    one switch: 2 long flows to the receiver, the second stagger_us later
+ *   leaf-spine  `leaves` x `spines` x `hosts_per_leaf`, workload mix from keys
+ *               (poisson_load, incast_load, permutation_bytes, allreduce_bytes)
+ *   ai-cluster  the default experiment: 4 x 4 x 8 hosts at 100 Gb/s, ring
+ *               all-reduce + Poisson background (FB Hadoop) + incast bursts
+ * The fabric scenarios are in nicc-scenario-fabric.cc; ideal FCT there uses
+ * the flow's own path (2 links inside a leaf, 4 across) and link rates.
  * Ideal FCT of a flow (document of record, docs/sim-nic.md): the unloaded
  * time on its 2-link path with store-and-forward and per-packet ACKs:
  *   frames * 8 / R  +  2 * H * d  +  (H - 1) * frame_max * 8 / R  +  H * ack * 8 / R
@@ -25,6 +31,7 @@
 #define NICC_SCENARIO_H
 
 #include "ns3/nicc-nic-helper.h"
+#include "ns3/nicc-workload.h"
 
 #include <cstdint>
 #include <map>
@@ -38,12 +45,22 @@ namespace ns3
 struct NiccScenarioKey
 {
     const char* name;
-    const char* type; ///< "uint", "int", "double", "bool" or "a|b|c" (choices)
-    double min;       ///< numeric range (inclusive); ignored for bool/choices
+    const char* type; ///< "uint", "int", "double", "bool", "string" or "a|b|c" (choices)
+    double min;       ///< numeric range (inclusive); ignored for bool/choices/string
     double max;
-    const char* incastDefault;
-    const char* fairnessDefault;
+    const char* def;  ///< default unless the scenario overrides it (KeyHelp lists both)
     const char* help;
+};
+
+/// One fabric link direction (a device's transmit side) and its use.
+struct NiccLinkStat
+{
+    std::string from;
+    std::string to;
+    std::string kind; ///< "fabric" (switch-switch), "down" (switch-host), "up" (host-switch)
+    double rateGbps;
+    uint64_t txBytes;
+    double utilization; ///< wire bytes / (rate x simulated time)
 };
 
 /// What a run produced.
@@ -72,6 +89,32 @@ struct NiccScenarioResult
     std::vector<std::vector<double>> rateSeriesGbps;
     uint32_t txQpStateBytes{0};
     uint32_t rxQpStateBytes{0};
+
+    // Fabric scenarios (leaf-spine, ai-cluster) only.
+    bool fabric{false};
+    uint32_t hosts{0};
+    double hostRateGbps{0};
+    std::vector<uint8_t> flowKind;         ///< per flow, NiccFlowKind
+    std::vector<NiccLinkStat> links;       ///< every link direction
+    double pauseTimeNs{0};                 ///< sum over devices of time a data class was paused
+    uint32_t pausableDevices{0};           ///< devices counted in pauseTimeNs
+    std::vector<uint64_t> oooHistogram;    ///< [d] = DATA packets d ahead (0 = in order)
+    uint32_t oooMax{0};
+    uint64_t rxDataPackets{0};
+    std::vector<NiccCollectiveStep> collectiveSteps;
+    uint32_t collectiveStepsPlanned{0};
+    double permutationThroughput{0};       ///< goodput / ideal goodput after warmup_us; 0 = none
+    std::vector<double> seriesTimeUs;      ///< end of each rate window
+    std::vector<std::vector<double>> seriesGbpsByKind; ///< [window][kind] goodput, Gb/s
+    std::vector<uint64_t> hostDownQueueSamples; ///< leaf egress ports to hosts only
+
+    /// Nearest-rank percentile of a sample vector; 0 if empty.
+    static uint64_t Percentile(std::vector<uint64_t> v, double q);
+    /// Nearest-rank percentile of the slowdowns of completed flows with
+    /// size in [minBytes, maxBytes) and (kind < 0 or flowKind == kind).
+    double SlowdownPercentileOf(double q, uint64_t minBytes, uint64_t maxBytes, int kind, size_t* n) const;
+    /// Reordering distance percentile over all DATA packets received.
+    uint32_t OooPercentile(double q) const;
 
     /// Nearest-rank percentile (q in [0, 1]) of the queue samples; 0 if none.
     uint64_t QueuePercentile(double q) const;
@@ -109,7 +152,19 @@ class NiccScenario
     /// Build, run and measure. Calls Simulator::Destroy() at the end.
     bool Run(NiccScenarioResult* out, std::string* error);
 
+    /// Default of `key` in `scenario` (the table's default or its override).
+    static std::string DefaultFor(const std::string& scenario, const std::string& key);
+    /// Directory the CDF files are read from (compile-time NICC_SIM_DATA_DIR,
+    /// else "data"); a cdf_file key overrides the file itself.
+    static std::string DataDir();
+
   private:
+    bool RunFabric(NiccScenarioResult* out, std::string* error);
+    /// Every NIC attribute from the keys (cc, dcqcn_*, hpcc_*, spray, recovery, ...).
+    void ConfigureNics(NiccNicHelper* nics) const;
+    /// recovery == sr, or auto while spraying (NIC or switch).
+    bool UseSelectiveRepeat() const;
+
     uint64_t U(const char* key) const;
     int64_t I(const char* key) const;
     double D(const char* key) const;

@@ -189,6 +189,19 @@ NiccNic::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&NiccNic::m_intMultLog2),
                           MakeUintegerChecker<uint8_t>(0, nicc::kIntMaxMultLog2))
+            .AddAttribute("IntProbeSinglePath",
+                          "HPCC with spraying: feed the engine only the INT of ACKs for the "
+                          "QP's first entropy value (one path), so consecutive INT records "
+                          "come from the same switches.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NiccNic::m_intProbeSinglePath),
+                          MakeBooleanChecker())
+            .AddAttribute("SrNackThreshold",
+                          "Selective repeat: NACK a hole only once a packet arrives this many "
+                          "PSNs past it (or the message's last packet arrives); 1 = at once.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&NiccNic::m_srNackThreshold),
+                          MakeUintegerChecker<uint32_t>(1, SR_WINDOW))
             .AddAttribute("PayloadSize",
                           "Payload bytes of a full DATA packet; 0 = the device MTU.",
                           UintegerValue(0),
@@ -223,7 +236,11 @@ NiccNic::GetTypeId()
                             "Receiver: a packet was delivered in order to the application: "
                             "(src node, qpn, psn, payload bytes).",
                             MakeTraceSourceAccessor(&NiccNic::m_deliverTrace),
-                            "ns3::NiccNic::DeliverTracedCallback");
+                            "ns3::NiccNic::DeliverTracedCallback")
+            .AddTraceSource("OutOfOrder",
+                            "A DATA packet arrived ahead of the expected PSN (distance in packets).",
+                            MakeTraceSourceAccessor(&NiccNic::m_outOfOrderTrace),
+                            "ns3::NiccNic::OutOfOrderTracedCallback");
     return tid;
 }
 
@@ -253,7 +270,9 @@ NiccNic::NiccNic()
       m_dataPriority(1),
       m_ect(true),
       m_intMultLog2(0),
-      m_payloadAttr(0)
+      m_payloadAttr(0),
+      m_intProbeSinglePath(false),
+      m_srNackThreshold(1)
 {
 }
 
@@ -634,6 +653,11 @@ NiccNic::BuildData(uint32_t qpn)
         ev = m_drv->SelectEv(qp.drvFlow, nicc::hal::ToNicTime(now));
     }
     qp.lastEv = ev;
+    if (!qp.intEvSet)
+    {
+        qp.intEv = ev;
+        qp.intEvSet = 1;
+    }
 
     NiccRoceHeader h;
     h.SetType(NiccRoceHeader::DATA);
@@ -748,7 +772,7 @@ NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
         e.rtt_ns = nowNic - h.GetPsn(); // wraps: the echo is the NIC clock
         uint8_t buf[nicc::IntStackBytes(nicc::kIntMaxHops)];
         size_t len = 0;
-        if (m_intOn && h.HasInt() &&
+        if (m_intOn && h.HasInt() && (!m_intProbeSinglePath || ev == qp.intEv) &&
             nicc::EncodeIntStack(h.GetIntStack(), buf, sizeof(buf), &len).ok())
         {
             e.int_stack = buf;
@@ -976,6 +1000,7 @@ NiccNic::OnData(Ptr<Packet> p)
 {
     NiccRoceHeader h;
     p->RemoveHeader(h);
+    ++m_rxDataPackets;
     uint32_t idx;
     RxQp* rx = FindOrOpenRx(h.GetSrc(), h.GetQpn(), &idx);
     const bool ce = h.GetEcn() == NiccRoceHeader::CE;
@@ -1029,7 +1054,7 @@ NiccNic::OnData(Ptr<Packet> p)
                 gap = gap || w != 0;
             }
         }
-        if (gap && rx->nackedPsn != rx->rcvNxt)
+        if (gap && rx->nackedPsn != rx->rcvNxt && m_srNackThreshold <= 1)
         {
             rx->nackedPsn = rx->rcvNxt;
             SendAck(*rx, h, true); // the next hole: ask for it at once
@@ -1049,6 +1074,7 @@ NiccNic::OnData(Ptr<Packet> p)
     }
     // Ahead of the expected packet: a gap.
     const uint32_t ahead = psn - rx->rcvNxt;
+    m_outOfOrderTrace(ahead);
     if (m_recovery == SELECTIVE_REPEAT && ahead < SR_WINDOW)
     {
         const uint32_t bit = psn % SR_WINDOW;
@@ -1067,7 +1093,8 @@ NiccNic::OnData(Ptr<Packet> p)
     {
         ++m_rxOooDiscarded;
     }
-    if (rx->nackedPsn != rx->rcvNxt)
+    const bool nackDue = m_recovery != SELECTIVE_REPEAT || ahead >= m_srNackThreshold || last;
+    if (rx->nackedPsn != rx->rcvNxt && nackDue)
     {
         rx->nackedPsn = rx->rcvNxt;
         SendAck(*rx, h, true);

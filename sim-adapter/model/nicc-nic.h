@@ -80,6 +80,8 @@ class NiccNic : public Object
     typedef void (*FlowCompleteTracedCallback)(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
     typedef void (*QpValueTracedCallback)(uint32_t qpn, uint32_t value);
     typedef void (*DeliverTracedCallback)(uint32_t src, uint32_t qpn, uint32_t psn, uint32_t bytes);
+    /// OutOfOrder: a DATA packet arrived `distance` packets ahead of the expected PSN.
+    typedef void (*OutOfOrderTracedCallback)(uint32_t distance);
 
     static TypeId GetTypeId();
     NiccNic();
@@ -121,6 +123,7 @@ class NiccNic : public Object
     uint64_t GetRxDuplicatePackets() const { return m_rxDup; }
     uint64_t GetRxOooPlaced() const { return m_rxOooPlaced; }     ///< SR bitmap placements
     uint64_t GetRxOooDiscarded() const { return m_rxOooDiscarded; } ///< GBN / past the bitmap
+    uint64_t GetRxDataPackets() const { return m_rxDataPackets; } ///< every DATA packet received
     uint64_t GetRxCePackets() const { return m_rxCe; }
     uint64_t GetAcksSent() const { return m_acksSent; }
     uint64_t GetNacksSent() const { return m_nacksSent; }
@@ -170,6 +173,8 @@ class NiccNic : public Object
         uint16_t salt;        ///< XORed into the engine's EV: per-QP ports
         uint16_t lastEv;      ///< engine EV of the last packet sent
         uint16_t forcedEv;    ///< kActUseEv for the next packet; 0 = none
+        uint16_t intEv;       ///< IntProbeSinglePath: the EV whose ACKs feed HPCC
+        uint8_t intEvSet;
         nicc::hal::FlowId drvFlow;
         uint8_t where;
         uint8_t done;
@@ -251,6 +256,8 @@ class NiccNic : public Object
     bool m_ect;
     uint8_t m_intMultLog2;
     uint32_t m_payloadAttr;
+    bool m_intProbeSinglePath;
+    uint32_t m_srNackThreshold;
 
     // Engine.
     nicc::hal::DriverConfig m_cfg{};
@@ -283,6 +290,7 @@ class NiccNic : public Object
     uint64_t m_rxDup{0};
     uint64_t m_rxOooPlaced{0};
     uint64_t m_rxOooDiscarded{0};
+    uint64_t m_rxDataPackets{0};
     uint64_t m_rxCe{0};
     uint64_t m_acksSent{0};
     uint64_t m_nacksSent{0};
@@ -298,6 +306,7 @@ class NiccNic : public Object
     TracedCallback<uint32_t, uint32_t> m_timeoutTrace;
     TracedCallback<uint32_t, uint32_t> m_cnpRxTrace;
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_deliverTrace;
+    TracedCallback<uint32_t> m_outOfOrderTrace;
 };
 
 } // namespace ns3

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -27,7 +28,8 @@
 #include <string>
 #include <vector>
 
-ABSL_FLAG(std::string, scenario, "incast", "built-in scenario: incast or fairness");
+ABSL_FLAG(std::string, scenario, "incast",
+          "built-in scenario: incast, fairness, leaf-spine or ai-cluster");
 ABSL_FLAG(std::vector<std::string>,
           set,
           {},
@@ -101,6 +103,179 @@ Fairness(const NiccScenarioResult& r)
     return j;
 }
 
+// Flow-size buckets of the slowdown table (bytes, upper bound exclusive).
+struct SizeBucket
+{
+    const char* name;
+    uint64_t lo;
+    uint64_t hi;
+};
+const SizeBucket kBuckets[] = {{"<10KB", 0, 10000},
+                               {"10KB-100KB", 10000, 100000},
+                               {"100KB-1MB", 100000, 1000000},
+                               {"1MB-10MB", 1000000, 10000000},
+                               {">=10MB", 10000000, ~0ull}};
+
+nlohmann::json
+SlowdownStats(const NiccScenarioResult& r, uint64_t lo, uint64_t hi, int kind)
+{
+    size_t n = 0;
+    nlohmann::json j;
+    j["p50"] = r.SlowdownPercentileOf(0.50, lo, hi, kind, &n);
+    j["p95"] = r.SlowdownPercentileOf(0.95, lo, hi, kind, nullptr);
+    j["p99"] = r.SlowdownPercentileOf(0.99, lo, hi, kind, nullptr);
+    j["completed"] = n;
+    return j;
+}
+
+// Fabric scenarios: the extra summary fields and the CSVs the plots read.
+bool
+WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j)
+{
+    nlohmann::json& s = *j;
+    for (const auto& b : kBuckets)
+    {
+        s["fct_slowdown_by_size"][b.name] = SlowdownStats(r, b.lo, b.hi, -1);
+    }
+    for (uint32_t k = 0; k < ns3::NICC_FLOW_KINDS; ++k)
+    {
+        const auto kind = static_cast<ns3::NiccFlowKind>(k);
+        const size_t count = std::count(r.flowKind.begin(), r.flowKind.end(), k);
+        if (count > 0)
+        {
+            s["fct_slowdown_by_kind"][ns3::NiccFlowKindName(kind)] =
+                SlowdownStats(r, 0, ~0ull, static_cast<int>(k));
+            s["fct_slowdown_by_kind"][ns3::NiccFlowKindName(kind)]["flows"] = count;
+        }
+    }
+    s["queue_bytes"]["sampled"] = "every switch egress port, all classes, every sample_ns from warmup_us";
+    s["queue_bytes"]["host_down_p99"] = ns3::NiccScenarioResult::Percentile(r.hostDownQueueSamples, 0.99);
+    s["queue_bytes"]["host_down_max"] = ns3::NiccScenarioResult::Percentile(r.hostDownQueueSamples, 1.0);
+    const double devTime = r.pausableDevices * r.simSeconds * 1e9;
+    s["pfc"]["pause_time_us"] = r.pauseTimeNs / 1e3;
+    s["pfc"]["pause_time_fraction"] = devTime > 0 ? r.pauseTimeNs / devTime : 0.0;
+    s["pfc"]["devices"] = r.pausableDevices;
+    s["retransmission_rate"] =
+        r.dataPackets ? static_cast<double>(r.retxPackets) / static_cast<double>(r.dataPackets) : 0.0;
+    s["reordering"] = {{"max_distance", r.oooMax},
+                       {"p99_distance", r.OooPercentile(0.99)},
+                       {"p999_distance", r.OooPercentile(0.999)},
+                       {"ooo_fraction",
+                        r.rxDataPackets
+                            ? 1.0 - static_cast<double>(r.oooHistogram.empty() ? 0 : r.oooHistogram[0]) /
+                                        static_cast<double>(r.rxDataPackets)
+                            : 0.0},
+                       {"data_packets_received", r.rxDataPackets},
+                       {"unit", "packets ahead of the expected PSN, over every DATA packet received"}};
+    double maxUtil = 0;
+    double sumDown = 0;
+    size_t nDown = 0;
+    for (const auto& l : r.links)
+    {
+        if (l.kind == "fabric")
+        {
+            maxUtil = std::max(maxUtil, l.utilization);
+        }
+        if (l.kind == "down")
+        {
+            sumDown += l.utilization;
+            ++nDown;
+        }
+    }
+    s["link_utilization"] = {{"fabric_mean", r.utilization},
+                             {"fabric_max", maxUtil},
+                             {"host_down_mean", nDown ? sumDown / static_cast<double>(nDown) : 0.0},
+                             {"measured", "wire bytes / (rate x simulated time), both directions"}};
+    s["throughput"]["utilization"] = r.utilization;
+    s["throughput"]["meaning"] = "mean utilization over fabric (leaf-spine) links";
+    nlohmann::json coll;
+    coll["steps_planned"] = r.collectiveStepsPlanned;
+    int64_t first = -1;
+    int64_t last = -1;
+    uint32_t done = 0;
+    std::vector<double> stepUs;
+    for (const auto& st : r.collectiveSteps)
+    {
+        first = first < 0 ? st.startNs : first;
+        if (st.endNs >= 0)
+        {
+            ++done;
+            last = st.endNs;
+            stepUs.push_back(static_cast<double>(st.endNs - st.startNs) / 1e3);
+        }
+    }
+    coll["steps_done"] = done;
+    coll["step_us"] = stepUs;
+    coll["complete"] = r.collectiveStepsPlanned > 0 && done == r.collectiveStepsPlanned;
+    coll["total_us"] = coll["complete"].get<bool>() ? static_cast<double>(last - first) / 1e3 : -1.0;
+    if (!stepUs.empty())
+    {
+        std::vector<double> v = stepUs;
+        std::sort(v.begin(), v.end());
+        coll["step_us_p50"] = v[(v.size() - 1) / 2];
+        coll["step_us_max"] = v.back();
+    }
+    s["collective"] = coll;
+    if (r.permutationThroughput > 0)
+    {
+        s["permutation"] = {{"throughput_fraction_of_ideal", r.permutationThroughput}};
+    }
+    s["topology"] = {{"hosts", r.hosts}, {"host_rate_gbps", r.hostRateGbps}};
+
+    std::ofstream links(dir / "links.csv");
+    links << "from,to,kind,rate_gbps,tx_bytes,utilization\n";
+    for (const auto& l : r.links)
+    {
+        links << l.from << ',' << l.to << ',' << l.kind << ',' << l.rateGbps << ',' << l.txBytes << ','
+              << l.utilization << '\n';
+    }
+    // Queue-length CDF: the sorted samples at up to 1000 quantiles.
+    std::ofstream qcdf(dir / "queue_cdf.csv");
+    qcdf << "queue_bytes,cdf\n";
+    std::vector<uint64_t> q = r.queueSamples;
+    std::sort(q.begin(), q.end());
+    const size_t steps = std::min<size_t>(q.size(), 1000);
+    for (size_t i = 1; i <= steps; ++i)
+    {
+        const size_t idx = (q.size() * i + steps - 1) / steps - 1;
+        qcdf << q[idx] << ',' << static_cast<double>(idx + 1) / static_cast<double>(q.size()) << '\n';
+    }
+    std::ofstream ts(dir / "timeseries.csv");
+    ts << "time_us";
+    for (uint32_t k = 0; k < ns3::NICC_FLOW_KINDS; ++k)
+    {
+        ts << ",gbps_" << ns3::NiccFlowKindName(static_cast<ns3::NiccFlowKind>(k));
+    }
+    ts << ",gbps_total\n";
+    for (size_t w = 0; w < r.seriesTimeUs.size(); ++w)
+    {
+        ts << r.seriesTimeUs[w];
+        double total = 0;
+        for (double g : r.seriesGbpsByKind[w])
+        {
+            ts << ',' << g;
+            total += g;
+        }
+        ts << ',' << total << '\n';
+    }
+    std::ofstream cs(dir / "collective.csv");
+    cs << "step,start_ns,end_ns,duration_us\n";
+    for (const auto& st : r.collectiveSteps)
+    {
+        cs << st.step << ',' << st.startNs << ',';
+        if (st.endNs >= 0)
+        {
+            cs << st.endNs << ',' << static_cast<double>(st.endNs - st.startNs) / 1e3;
+        }
+        else
+        {
+            cs << ',';
+        }
+        cs << '\n';
+    }
+    return links && qcdf && ts && cs;
+}
+
 } // namespace
 
 int
@@ -108,10 +283,16 @@ main(int argc, char* argv[])
 {
     absl::SetProgramUsageMessage(
         "runs a built-in nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json.\n\n"
-        "  nicc-sim --scenario incast|fairness [--set key=value]... [--out DIR]\n\n"
+        "  nicc-sim --scenario incast|fairness|leaf-spine|ai-cluster [--set key=value]... [--out DIR]\n\n"
         "Scenarios: incast = `senders` hosts each send size_bytes to one receiver over\n"
         "one switch; fairness = 2 long flows to one receiver, the second stagger_us\n"
-        "later. Exit status 2 on an unknown scenario or key or a bad value.\n\n" +
+        "later; leaf-spine = leaves x spines x hosts_per_leaf with a workload mix\n"
+        "(poisson_load, incast_load, permutation_bytes, allreduce_bytes; default 30%\n"
+        "FB Hadoop Poisson); ai-cluster = the default experiment: 4 x 4 x 8 hosts at\n"
+        "100 Gb/s, ring all-reduce + 20% Poisson background + 5% incast bursts.\n"
+        "Fabric scenarios also write links.csv, queue_cdf.csv, timeseries.csv and\n"
+        "collective.csv (scripts/plot.py draws them). Exit status 2 on an unknown\n"
+        "scenario or key or a bad value.\n\n" +
         ns3::NiccScenario::KeyHelp());
 
     // absl keeps only the last occurrence of a flag: collect every --set first.
@@ -231,10 +412,18 @@ main(int argc, char* argv[])
                  r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds : 0.0}};
     j["memory"] = {{"tx_qp_state_bytes", r.txQpStateBytes},
                    {"rx_qp_state_bytes", r.rxQpStateBytes}};
-    j["fairness"] = Fairness(r);
+    bool extraOk = true;
+    if (r.fabric)
+    {
+        extraOk = WriteFabric(r, dir, &j);
+    }
+    else
+    {
+        j["fairness"] = Fairness(r);
+    }
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';
-    if (!csv || !js)
+    if (!csv || !js || !extraOk)
     {
         std::fprintf(stderr, "nicc-sim: --out: cannot write to %s\n", dir.c_str());
         return 2;

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""plot.py — PNG plots of nicc-sim fabric runs, written next to the data.
+
+    /usr/bin/python3 scripts/plot.py out/dcqcn out/hpcc out/hpcc-spray
+
+Each argument is a nicc-sim output folder (fct.csv, summary.json,
+queue_cdf.csv, links.csv, timeseries.csv). Per folder:
+  slowdown.png     FCT slowdown p50 / p95 / p99 per flow-size bucket
+  queue_cdf.png    CDF of switch egress queue length (every port, every sample)
+  links.png        utilization of every link direction (fabric links first)
+  throughput.png   goodput over time per traffic kind
+With two or more folders also compare.png (p99 slowdown vs size and queue
+CDFs of all runs) in the parent folder of the first one.
+
+Needs Debian's python3-matplotlib (apt-get install python3-matplotlib); run it
+with /usr/bin/python3. Without matplotlib it says so and exits 0: the data
+files are written by nicc-sim either way.
+"""
+import csv
+import math
+import os
+import sys
+
+# Flow-size bucket edges (bytes) of the slowdown plot: log-spaced.
+EDGES = [0, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7, 1e12]
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def percentile(values, q):
+    """Nearest rank, as nicc-sim computes it."""
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    rank = max(1, math.ceil(q * len(v)))
+    return v[min(rank, len(v)) - 1]
+
+
+def slowdown_by_size(folder):
+    rows = [r for r in read_csv(os.path.join(folder, "fct.csv")) if r.get("slowdown")]
+    out = []
+    for lo, hi in zip(EDGES[:-1], EDGES[1:]):
+        s = [float(r["slowdown"]) for r in rows if lo <= int(r["size_bytes"]) < hi]
+        if s:
+            mid = math.sqrt(max(lo, 100) * min(hi, 3e7))
+            out.append((mid, percentile(s, 0.5), percentile(s, 0.95), percentile(s, 0.99), len(s)))
+    return out
+
+
+def plot_folder(plt, folder):
+    name = os.path.basename(os.path.normpath(folder))
+    made = []
+    sd = slowdown_by_size(folder)
+    if sd:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        x = [p[0] for p in sd]
+        for idx, label in ((1, "p50"), (2, "p95"), (3, "p99")):
+            ax.plot(x, [p[idx] for p in sd], marker="o", label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("flow size (bytes, bucket centre)")
+        ax.set_ylabel("FCT slowdown")
+        ax.set_title(f"{name}: FCT slowdown vs flow size")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, "slowdown.png"), dpi=110)
+        plt.close(fig)
+        made.append("slowdown.png")
+    q = read_csv(os.path.join(folder, "queue_cdf.csv"))
+    if q:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.plot([float(r["queue_bytes"]) / 1e3 for r in q], [float(r["cdf"]) for r in q])
+        ax.set_xlabel("egress queue (KB)")
+        ax.set_ylabel("CDF")
+        ax.set_title(f"{name}: switch egress queue length")
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, "queue_cdf.png"), dpi=110)
+        plt.close(fig)
+        made.append("queue_cdf.png")
+    links = read_csv(os.path.join(folder, "links.csv"))
+    if links:
+        order = {"fabric": 0, "down": 1, "up": 2}
+        links.sort(key=lambda r: (order.get(r["kind"], 3), r["from"], r["to"]))
+        colours = {"fabric": "tab:blue", "down": "tab:orange", "up": "tab:green"}
+        fig, ax = plt.subplots(figsize=(max(6, len(links) * 0.08), 4))
+        ax.bar(range(len(links)), [float(r["utilization"]) for r in links],
+               color=[colours.get(r["kind"], "grey") for r in links])
+        ax.set_xlabel("link direction (blue: leaf-spine, orange: to hosts, green: from hosts)")
+        ax.set_ylabel("utilization")
+        ax.set_ylim(0, 1.05)
+        ax.set_title(f"{name}: per-link utilization")
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, "links.png"), dpi=110)
+        plt.close(fig)
+        made.append("links.png")
+    ts = read_csv(os.path.join(folder, "timeseries.csv"))
+    if ts:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        t = [float(r["time_us"]) / 1e3 for r in ts]
+        for col in ts[0].keys():
+            if col.startswith("gbps_"):
+                vals = [float(r[col]) for r in ts]
+                if any(v > 0 for v in vals):
+                    ax.plot(t, vals, label=col[5:], linewidth=1.2 if col == "gbps_total" else 0.8)
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("goodput (Gb/s)")
+        ax.set_title(f"{name}: throughput over time")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(folder, "throughput.png"), dpi=110)
+        plt.close(fig)
+        made.append("throughput.png")
+    return made
+
+
+def plot_compare(plt, folders):
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
+    for folder in folders:
+        name = os.path.basename(os.path.normpath(folder))
+        sd = slowdown_by_size(folder)
+        if sd:
+            a1.plot([p[0] for p in sd], [p[3] for p in sd], marker="o", label=name)
+        q = read_csv(os.path.join(folder, "queue_cdf.csv"))
+        if q:
+            a2.plot([float(r["queue_bytes"]) / 1e3 for r in q], [float(r["cdf"]) for r in q], label=name)
+    a1.set_xscale("log")
+    a1.set_yscale("log")
+    a1.set_xlabel("flow size (bytes)")
+    a1.set_ylabel("p99 FCT slowdown")
+    a1.grid(True, which="both", alpha=0.3)
+    a1.legend()
+    a2.set_xlabel("egress queue (KB)")
+    a2.set_ylabel("CDF")
+    a2.grid(True, alpha=0.3)
+    a2.legend()
+    fig.tight_layout()
+    path = os.path.join(os.path.dirname(os.path.abspath(os.path.normpath(folders[0]))), "compare.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    folders = argv[1:]
+    for f in folders:
+        if not os.path.isdir(f):
+            print(f"plot.py: {f}: not a folder (expected nicc-sim --out output)", file=sys.stderr)
+            return 2
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot.py: matplotlib is not installed for " + sys.executable +
+              "; no plots drawn. The data (fct.csv, summary.json, *.csv) is written in: " +
+              ", ".join(folders) + ". Install Debian's python3-matplotlib and run "
+              "/usr/bin/python3 scripts/plot.py again.", file=sys.stderr)
+        return 0
+    for f in folders:
+        made = plot_folder(plt, f)
+        print(f"plot.py: {f}: {', '.join(made) if made else 'nothing to plot'}")
+    if len(folders) > 1:
+        print(f"plot.py: {plot_compare(plt, folders)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

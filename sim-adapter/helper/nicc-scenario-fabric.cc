@@ -1,0 +1,594 @@
+/*
+ * nicc-scenario-fabric.cc — NiccScenario::RunFabric: the leaf-spine and
+ * ai-cluster scenarios (topology from leaves / spines / hosts_per_leaf /
+ * oversubscription, a workload mix from NiccWorkload, switch and NIC load
+ * balancing from switch_mode / spray) and their measurements: queue samples
+ * of every switch egress port, PFC pause time, per-link utilization,
+ * reordering distance, goodput per traffic kind over time, collective step
+ * times, permutation throughput.
+ *
+ * Ideal FCT of a flow on its own path (H = 2 links inside a leaf, 4 across),
+ * R_i the rate of link i, R_min the slowest, d the link delay:
+ *   frames * 8 / R_min + 2 * H * d + sum_i last_frame * 8 / R_i
+ *     - last_frame * 8 / R_min + sum_i ack * 8 / R_i
+ * (equal rates give the incast formula of nicc-scenario.h). With HPCC the
+ * header counts the INT stack as stamped by the last switch of the path.
+ */
+#include "nicc-fabric-helper.h"
+#include "nicc-scenario.h"
+#include "nicc-workload.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/node-list.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <memory>
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr uint32_t OOO_BUCKETS = 4096; ///< reordering histogram cap (last bucket: >= cap - 1)
+
+// Time a device's data classes spend paused by received PFC frames.
+struct PauseMeter
+{
+    Ptr<NiccNetDevice> dev;
+    double* totalNs;
+    bool paused{false};
+    Time since;
+    Time until;
+
+    void Settle(Time now)
+    {
+        if (paused && now >= until)
+        {
+            *totalNs += static_cast<double>((until - since).GetNanoSeconds());
+            paused = false;
+        }
+    }
+
+    void OnPfc(uint8_t cls, uint16_t quanta)
+    {
+        if (cls == 0)
+        {
+            return;
+        }
+        const Time now = Simulator::Now();
+        Settle(now);
+        if (quanta > 0)
+        {
+            if (!paused)
+            {
+                paused = true;
+                since = now;
+            }
+            until = now + PicoSeconds(static_cast<int64_t>(
+                              static_cast<double>(quanta) * 512.0 * 1e12 /
+                              static_cast<double>(dev->GetDataRate().GetBitRate())));
+        }
+        else if (paused)
+        {
+            *totalNs += static_cast<double>((now - since).GetNanoSeconds());
+            paused = false;
+        }
+    }
+
+    void Close(Time now)
+    {
+        if (paused)
+        {
+            *totalNs += static_cast<double>((std::min(now, until) - since).GetNanoSeconds());
+            paused = false;
+        }
+    }
+};
+
+// Reordering distances reported by the NICs' OutOfOrder trace.
+struct ReorderMeter
+{
+    std::vector<uint64_t> hist = std::vector<uint64_t>(OOO_BUCKETS, 0);
+    uint32_t max{0};
+
+    void OnOoo(uint32_t distance)
+    {
+        hist[std::min(distance, OOO_BUCKETS - 1)]++;
+        max = std::max(max, distance);
+    }
+};
+
+// Periodic sampling: queues, goodput per kind, progress, early stop.
+struct FabricSampler
+{
+    NiccScenarioResult* out;
+    const NiccNicHelper* nics;
+    const NiccWorkload* work;
+    std::vector<Ptr<NiccNetDevice>> ports;     ///< every switch egress port
+    std::vector<Ptr<NiccNetDevice>> downPorts; ///< leaf ports towards hosts
+    Time period;
+    Time warmup;
+    Time window;
+    Time stop;
+    bool progress;
+    bool finite; ///< no open-ended traffic: stop once everything is done
+    bool hasPermutation;
+    std::vector<uint64_t> lastByKind = std::vector<uint64_t>(NICC_FLOW_KINDS, 0);
+    uint64_t permAckedAtWarmup{0};
+    bool permSnapshot{false};
+    std::chrono::steady_clock::time_point wall0;
+    double lastPrint{0};
+    uint64_t lastEvents{0};
+    uint32_t tick{0};
+
+    void Sample()
+    {
+        if (Simulator::Now() >= warmup)
+        {
+            for (const auto& p : ports)
+            {
+                out->queueSamples.push_back(p->GetTotalQueueBytes());
+            }
+            for (const auto& p : downPorts)
+            {
+                out->hostDownQueueSamples.push_back(p->GetTotalQueueBytes());
+            }
+        }
+        if (progress && (++tick & 255) == 0)
+        {
+            Progress();
+        }
+        Simulator::Schedule(period, &FabricSampler::Sample, this);
+    }
+
+    uint64_t PermutationAcked(const std::vector<NiccFlowRecord>& recs) const
+    {
+        uint64_t sum = 0;
+        for (const auto& f : recs)
+        {
+            sum += work->GetKind(f.id) == NiccFlowKind::PERMUTATION ? f.ackedBytes : 0;
+        }
+        return sum;
+    }
+
+    void Window()
+    {
+        const std::vector<NiccFlowRecord> recs = nics->GetFlowRecords();
+        std::vector<uint64_t> now(NICC_FLOW_KINDS, 0);
+        for (const auto& f : recs)
+        {
+            now[static_cast<uint32_t>(work->GetKind(f.id))] += f.ackedBytes;
+        }
+        std::vector<double> gbps(NICC_FLOW_KINDS, 0.0);
+        for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+        {
+            gbps[k] = static_cast<double>(now[k] - lastByKind[k]) * 8.0 / window.GetSeconds() / 1e9;
+        }
+        lastByKind = now;
+        out->seriesTimeUs.push_back(Simulator::Now().GetSeconds() * 1e6);
+        out->seriesGbpsByKind.push_back(gbps);
+        const bool allDone = nics->GetNCompleted() == nics->GetNFlows() &&
+                             (work->AllReduceSteps() == 0 || work->AllReduceDone()) &&
+                             (!hasPermutation || !work->GetPermutation().empty()) &&
+                             nics->GetNFlows() > 0;
+        if (finite && allDone)
+        {
+            Simulator::Stop();
+        }
+        Simulator::Schedule(window, &FabricSampler::Window, this);
+    }
+
+    void Snapshot()
+    {
+        permAckedAtWarmup = PermutationAcked(nics->GetFlowRecords());
+        permSnapshot = true;
+    }
+
+    void Progress()
+    {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        if (wall < 2.0 || wall - lastPrint < 1.0)
+        {
+            return;
+        }
+        const uint64_t events = Simulator::GetEventCount();
+        const double rate = static_cast<double>(events - lastEvents) / (wall - lastPrint) / 1e6;
+        const double nowMs = Simulator::Now().GetSeconds() * 1e3;
+        const double stopMs = stop.GetSeconds() * 1e3;
+        std::fprintf(stderr,
+                     "nicc-sim: %.3f of %.3f ms simulated (%.0f%%), %u/%u flows done, "
+                     "%.2f M events/s, %.1f s wall\n",
+                     nowMs,
+                     stopMs,
+                     100.0 * nowMs / stopMs,
+                     nics->GetNCompleted(),
+                     nics->GetNFlows(),
+                     lastPrint > 0 ? rate : static_cast<double>(events) / wall / 1e6,
+                     wall);
+        lastPrint = wall;
+        lastEvents = events;
+    }
+};
+
+std::string
+CdfPath(const std::string& name)
+{
+    const std::string dir = NiccScenario::DataDir() + "/";
+    if (name == "fbhdp")
+    {
+        return dir + "FbHdp_distribution.txt";
+    }
+    if (name == "alistorage")
+    {
+        return dir + "AliStorage2019.txt";
+    }
+    if (name == "googlerpc")
+    {
+        return dir + "GoogleRPC2008.txt";
+    }
+    return dir + "WebSearch_distribution.txt";
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+
+uint64_t
+NiccScenarioResult::Percentile(std::vector<uint64_t> v, double q)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
+    const size_t idx = rank == 0 ? 0 : std::min(rank, v.size()) - 1;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
+    return v[idx];
+}
+
+double
+NiccScenarioResult::SlowdownPercentileOf(double q, uint64_t minBytes, uint64_t maxBytes, int kind,
+                                         size_t* n) const
+{
+    std::vector<double> v;
+    for (size_t i = 0; i < flows.size(); ++i)
+    {
+        const auto& f = flows[i];
+        const bool kindOk = kind < 0 || (i < flowKind.size() && flowKind[i] == kind);
+        if (f.fctNs >= 0 && idealFctNs[i] > 0 && kindOk && f.sizeBytes >= minBytes &&
+            f.sizeBytes < maxBytes)
+        {
+            v.push_back(static_cast<double>(f.fctNs) / static_cast<double>(idealFctNs[i]));
+        }
+    }
+    if (n)
+    {
+        *n = v.size();
+    }
+    if (v.empty())
+    {
+        return 0;
+    }
+    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
+    const size_t idx = rank == 0 ? 0 : std::min(rank, v.size()) - 1;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
+    return v[idx];
+}
+
+uint32_t
+NiccScenarioResult::OooPercentile(double q) const
+{
+    uint64_t total = 0;
+    for (uint64_t c : oooHistogram)
+    {
+        total += c;
+    }
+    if (total == 0)
+    {
+        return 0;
+    }
+    const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(total))));
+    uint64_t seen = 0;
+    for (uint32_t d = 0; d < oooHistogram.size(); ++d)
+    {
+        seen += oooHistogram[d];
+        if (seen >= rank)
+        {
+            return d;
+        }
+    }
+    return static_cast<uint32_t>(oooHistogram.size() - 1);
+}
+
+bool
+NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    *r = NiccScenarioResult{};
+    r->scenario = m_name;
+    r->fabric = true;
+    const uint64_t seed = U("seed");
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(1);
+    ObjectFactory sched;
+    sched.SetTypeId(Get("scheduler") == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::MapScheduler");
+    Simulator::SetScheduler(sched);
+
+    // Workload inputs first: a bad CDF file is a configuration error.
+    NiccFlowSizeCdf cdf;
+    const double poissonLoad = D("poisson_load");
+    const std::string cdfPath = Get("cdf_file").empty() ? CdfPath(Get("cdf")) : Get("cdf_file");
+    if (poissonLoad > 0 && !cdf.Load(cdfPath, error))
+    {
+        *error = "key 'cdf' / 'cdf_file': " + *error;
+        return false;
+    }
+
+    const uint32_t leaves = static_cast<uint32_t>(U("leaves"));
+    const uint32_t spines = static_cast<uint32_t>(U("spines"));
+    const uint32_t hpl = static_cast<uint32_t>(U("hosts_per_leaf"));
+    const uint32_t nHosts = leaves * hpl;
+    if (nHosts < 2)
+    {
+        *error = "keys 'leaves' x 'hosts_per_leaf': need at least two hosts";
+        return false;
+    }
+    const uint32_t mtu = static_cast<uint32_t>(U("mtu"));
+    const double hostBps = D("rate_gbps") * 1e9;
+    const double fabricBps = D("fabric_rate_gbps") > 0
+                                 ? D("fabric_rate_gbps") * 1e9
+                                 : hostBps * hpl / (spines * D("oversubscription"));
+    const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
+    const std::string mode = Get("switch_mode");
+
+    NiccFabricHelper fabric;
+    fabric.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+    fabric.SetMmuAttribute("BufferSize", UintegerValue(U("buffer_bytes")));
+    fabric.SetMmuAttribute("PfcEnabled", BooleanValue(B("pfc")));
+    fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(B("ecn")));
+    fabric.SetSwitchAttribute("EcnKmin", UintegerValue(U("ecn_kmin_bytes")));
+    fabric.SetSwitchAttribute("EcnKmax", UintegerValue(U("ecn_kmax_bytes")));
+    fabric.SetSwitchAttribute("EcnPmax", DoubleValue(D("ecn_pmax")));
+    fabric.SetSwitchAttribute("ForwardingMode",
+                              EnumValue(mode == "spray"      ? NiccSwitchNode::SPRAY
+                                        : mode == "adaptive" ? NiccSwitchNode::LEAST_QUEUE
+                                                             : NiccSwitchNode::ECMP));
+    NiccLeafSpineTopology t = fabric.BuildLeafSpine(leaves,
+                                                    spines,
+                                                    hpl,
+                                                    DataRate(static_cast<uint64_t>(hostBps)),
+                                                    DataRate(static_cast<uint64_t>(fabricBps)),
+                                                    delay);
+    // Fixed RNG streams: a run depends on `seed` only.
+    int64_t stream = 0;
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        stream += sw->AssignStreams(stream);
+    }
+
+    NiccNicHelper nics;
+    ConfigureNics(&nics);
+    std::string nicError;
+    if (!nics.Install(t.hosts, &nicError))
+    {
+        *error = "invalid configuration (dcqcn_* / hpcc_* / spray keys): " + nicError;
+        Simulator::Destroy();
+        return false;
+    }
+
+    // Names and roles of the nodes, for link statistics and ideal FCTs.
+    std::vector<std::string> name(NodeList::GetNNodes());
+    std::vector<int32_t> leafOf(NodeList::GetNNodes(), -1);
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        name[t.spines[s]->GetId()] = "spine" + std::to_string(s);
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        name[t.leaves[l]->GetId()] = "leaf" + std::to_string(l);
+    }
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        name[t.hosts[h]->GetId()] = "host" + std::to_string(h);
+        leafOf[t.hosts[h]->GetId()] = static_cast<int32_t>(h / hpl);
+    }
+
+    // Workloads.
+    const Time stop = NanoSeconds(static_cast<int64_t>(std::llround(D("stop_ms") * 1e6)));
+    const Time trafficStop = D("traffic_stop_ms") > 0
+                                 ? NanoSeconds(static_cast<int64_t>(std::llround(D("traffic_stop_ms") * 1e6)))
+                                 : stop;
+    const DataRate hostRate(static_cast<uint64_t>(hostBps));
+    NiccWorkload work(&nics, t.hosts, seed);
+    work.StartPoisson(&cdf, poissonLoad, hostRate, Seconds(0), trafficStop);
+    work.StartIncast(D("incast_load"), static_cast<uint32_t>(U("incast_fanin")), U("incast_bytes"),
+                     hostRate, Seconds(0), trafficStop);
+    work.StartPermutation(U("permutation_bytes"), hpl,
+                          NanoSeconds(static_cast<int64_t>(std::llround(D("permutation_start_us") * 1e3))));
+    if (U("allreduce_bytes") > 0)
+    {
+        std::vector<uint32_t> ranks(nHosts);
+        for (uint32_t k = 0; k < nHosts; ++k)
+        {
+            // interleaved: rank k on leaf k % leaves, so each ring hop crosses leaves.
+            ranks[k] = Get("allreduce_ring") == "sequential" ? k : (k % leaves) * hpl + k / leaves;
+        }
+        work.StartRingAllReduce(ranks, U("allreduce_bytes"),
+                                NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3))));
+    }
+
+    // Meters.
+    std::deque<PauseMeter> pauses;
+    std::vector<Ptr<NiccNetDevice>> allDevices;
+    FabricSampler s{r,
+                    &nics,
+                    &work,
+                    {},
+                    {},
+                    NanoSeconds(static_cast<int64_t>(U("sample_ns"))),
+                    NanoSeconds(static_cast<int64_t>(std::llround(D("warmup_us") * 1000.0))),
+                    NanoSeconds(static_cast<int64_t>(std::llround(D("rate_window_us") * 1000.0))),
+                    stop,
+                    m_progress,
+                    poissonLoad <= 0 && D("incast_load") <= 0,
+                    U("permutation_bytes") > 0,
+                    std::vector<uint64_t>(NICC_FLOW_KINDS, 0),
+                    0,
+                    false,
+                    wall0};
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<NiccNetDevice> dev = sw->GetPort(p);
+            s.ports.push_back(dev);
+            allDevices.push_back(dev);
+            if (leafOf[dev->GetPeer()->GetNode()->GetId()] >= 0)
+            {
+                s.downPorts.push_back(dev);
+            }
+        }
+    }
+    for (const auto& dev : t.hostDevices)
+    {
+        allDevices.push_back(dev);
+    }
+    for (const auto& dev : allDevices)
+    {
+        pauses.push_back(PauseMeter{dev, &r->pauseTimeNs, false, Time(0), Time(0)});
+        dev->TraceConnectWithoutContext("PfcRx", MakeCallback(&PauseMeter::OnPfc, &pauses.back()));
+    }
+    r->pausableDevices = static_cast<uint32_t>(allDevices.size());
+    ReorderMeter reorder;
+    for (const auto& h : t.hosts)
+    {
+        NiccNicHelper::GetNic(h)->TraceConnectWithoutContext(
+            "OutOfOrder",
+            MakeCallback(&ReorderMeter::OnOoo, &reorder));
+    }
+    Simulator::Schedule(s.period, &FabricSampler::Sample, &s);
+    Simulator::Schedule(s.window, &FabricSampler::Window, &s);
+    if (s.hasPermutation)
+    {
+        Simulator::Schedule(s.warmup, &FabricSampler::Snapshot, &s);
+    }
+    Simulator::Stop(stop);
+    Simulator::Run();
+
+    // Measurements.
+    const Time end = Simulator::Now();
+    r->simSeconds = end.GetSeconds();
+    r->hosts = nHosts;
+    r->hostRateGbps = hostBps / 1e9;
+    r->flows = nics.GetFlowRecords();
+    const bool intOn = Get("cc") == "hpcc";
+    const double d = static_cast<double>(delay.GetNanoSeconds());
+    for (const auto& f : r->flows)
+    {
+        const bool local = leafOf[f.src] == leafOf[f.dst];
+        const uint32_t switches = local ? 1 : 3;
+        const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
+        const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
+        const uint64_t full = f.sizeBytes / mtu;
+        const uint64_t rest = f.sizeBytes % mtu;
+        const double frames = static_cast<double>(f.sizeBytes + (full + (rest ? 1 : 0)) * hdr);
+        const double last = static_cast<double>((rest ? rest : mtu) + hdr);
+        std::vector<double> rates = {hostBps, hostBps};
+        if (!local)
+        {
+            rates.insert(rates.begin() + 1, {fabricBps, fabricBps});
+        }
+        const double rmin = *std::min_element(rates.begin(), rates.end());
+        double ns = frames * 8e9 / rmin + 2.0 * static_cast<double>(rates.size()) * d - last * 8e9 / rmin;
+        for (double rate : rates)
+        {
+            ns += (last + ack) * 8e9 / rate;
+        }
+        r->idealFctNs.push_back(static_cast<int64_t>(std::ceil(ns)));
+        r->flowKind.push_back(static_cast<uint8_t>(work.GetKind(f.id)));
+        r->bytesAcked += f.ackedBytes;
+    }
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        r->pauseFrames += sw->GetPfcPauseSent();
+        r->drops += sw->GetDrops();
+        r->ecnMarked += sw->GetEcnMarked();
+        r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
+    }
+    for (const auto& h : t.hosts)
+    {
+        Ptr<NiccNic> nic = NiccNicHelper::GetNic(h);
+        r->dataPackets += nic->GetTxDataPackets();
+        r->retxPackets += nic->GetRetxPackets();
+        r->timeouts += nic->GetTimeouts();
+        r->cnpsSent += nic->GetCnpsSent();
+        r->bytesDelivered += nic->GetRxDeliveredBytes();
+        r->rxDataPackets += nic->GetRxDataPackets();
+    }
+    for (auto& p : pauses)
+    {
+        p.Close(end);
+    }
+    uint64_t ooo = 0;
+    for (uint64_t c : reorder.hist)
+    {
+        ooo += c;
+    }
+    r->oooHistogram = reorder.hist;
+    r->oooHistogram[0] = r->rxDataPackets > ooo ? r->rxDataPackets - ooo : 0;
+    r->oooMax = reorder.max;
+    for (const auto& dev : allDevices)
+    {
+        const uint32_t from = dev->GetNode()->GetId();
+        const uint32_t to = dev->GetPeer()->GetNode()->GetId();
+        const double bps = static_cast<double>(dev->GetDataRate().GetBitRate());
+        NiccLinkStat l{name[from],
+                       name[to],
+                       leafOf[from] >= 0 ? "up" : (leafOf[to] >= 0 ? "down" : "fabric"),
+                       bps / 1e9,
+                       dev->GetTxBytes(),
+                       r->simSeconds > 0 ? static_cast<double>(dev->GetTxBytes()) * 8.0 / (bps * r->simSeconds)
+                                         : 0.0};
+        r->links.push_back(l);
+        if (l.kind == "fabric")
+        {
+            r->utilization += l.utilization; // mean over fabric links, below
+        }
+    }
+    const size_t fabricLinks = std::count_if(r->links.begin(), r->links.end(),
+                                             [](const NiccLinkStat& l) { return l.kind == "fabric"; });
+    r->utilization = fabricLinks ? r->utilization / static_cast<double>(fabricLinks) : 0.0;
+    r->collectiveSteps = work.GetSteps();
+    r->collectiveStepsPlanned = work.AllReduceSteps();
+    if (s.hasPermutation && s.permSnapshot && end > s.warmup)
+    {
+        const double acked = static_cast<double>(s.PermutationAcked(r->flows) - s.permAckedAtWarmup);
+        const uint32_t hops = 3;
+        const double hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0);
+        const double ack = (NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0)) /
+                           static_cast<double>(U("ack_interval"));
+        const double goodputPerHost = hostBps * mtu / (mtu + hdr + ack);
+        r->permutationThroughput =
+            acked * 8.0 / (goodputPerHost * nHosts * (end - s.warmup).GetSeconds());
+    }
+    r->events = Simulator::GetEventCount();
+    r->txQpStateBytes = NiccNic::TxQpStateBytes();
+    r->rxQpStateBytes = NiccNic::RxQpStateBytes();
+    Simulator::Destroy();
+    r->wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    return true;
+}
+
+} // namespace ns3

