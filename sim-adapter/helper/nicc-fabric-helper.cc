@@ -238,6 +238,114 @@ NiccFabricHelper::BuildLeafSpine(uint32_t leaves,
     return t;
 }
 
+NiccFatTreeParams
+NiccFatTreeParams::Hpcc()
+{
+    NiccFatTreeParams p;
+    p.pods = 5;
+    p.torsPerPod = 4;
+    p.aggsPerPod = 4;
+    p.cores = 16;
+    p.hostsPerTor = 16;
+    p.hostRate = DataRate("100Gbps");
+    p.fabricRate = DataRate("400Gbps");
+    p.delay = MicroSeconds(1);
+    p.bufferBytes = 32000000;
+    return p;
+}
+
+NiccFatTreeTopology
+NiccFabricHelper::BuildFatTree(const NiccFatTreeParams& p)
+{
+    NS_ABORT_MSG_IF(p.pods == 0 || p.torsPerPod == 0 || p.aggsPerPod == 0 || p.cores == 0,
+                    "fat-tree: pods, torsPerPod, aggsPerPod and cores must be > 0");
+    if (p.bufferBytes > 0)
+    {
+        SetMmuAttribute("BufferSize", UintegerValue(p.bufferBytes));
+    }
+    NiccFatTreeTopology t;
+    for (uint32_t c = 0; c < p.cores; ++c)
+    {
+        t.cores.push_back(CreateSwitch());
+    }
+    const bool striped = p.cores % p.aggsPerPod == 0;
+    const uint32_t group = striped ? p.cores / p.aggsPerPod : p.cores;
+    for (uint32_t pod = 0; pod < p.pods; ++pod)
+    {
+        for (uint32_t j = 0; j < p.aggsPerPod; ++j)
+        {
+            Ptr<NiccSwitchNode> agg = CreateSwitch();
+            t.aggs.push_back(agg);
+            const uint32_t first = striped ? j * group : 0;
+            for (uint32_t c = first; c < first + group; ++c)
+            {
+                Connect(agg, t.cores[c], p.fabricRate, p.delay);
+            }
+        }
+        for (uint32_t i = 0; i < p.torsPerPod; ++i)
+        {
+            Ptr<NiccSwitchNode> tor = CreateSwitch();
+            t.tors.push_back(tor);
+            for (uint32_t k = 0; k < p.hostsPerTor; ++k)
+            {
+                Ptr<Node> h = CreateHost();
+                t.hosts.push_back(h);
+                t.hostDevices.push_back(Connect(h, tor, p.hostRate, p.delay).first);
+            }
+            for (uint32_t j = 0; j < p.aggsPerPod; ++j)
+            {
+                Connect(tor, t.aggs[pod * p.aggsPerPod + j], p.fabricRate, p.delay);
+            }
+        }
+    }
+    InstallRoutes();
+    return t;
+}
+
+NiccFatTreeTopology
+NiccFabricHelper::BuildHpccFatTree()
+{
+    return BuildFatTree(NiccFatTreeParams::Hpcc());
+}
+
+NiccRailTopology
+NiccFabricHelper::BuildRail(const NiccRailParams& p)
+{
+    NS_ABORT_MSG_IF(p.rails == 0, "rail: rails must be > 0");
+    if (p.bufferBytes > 0)
+    {
+        SetMmuAttribute("BufferSize", UintegerValue(p.bufferBytes));
+    }
+    NiccRailTopology t;
+    t.rails = p.rails;
+    for (uint32_t s = 0; s < p.spines; ++s)
+    {
+        t.spines.push_back(CreateSwitch());
+    }
+    for (uint32_t i = 0; i < p.rails; ++i)
+    {
+        Ptr<NiccSwitchNode> rail = CreateSwitch();
+        t.railSwitches.push_back(rail);
+        for (uint32_t s = 0; s < p.spines; ++s)
+        {
+            Connect(rail, t.spines[s], p.fabricRate, p.delay);
+        }
+    }
+    t.nics.resize(static_cast<size_t>(p.hosts) * p.rails);
+    t.nicDevices.resize(t.nics.size());
+    for (uint32_t h = 0; h < p.hosts; ++h)
+    {
+        for (uint32_t i = 0; i < p.rails; ++i)
+        {
+            Ptr<Node> nic = CreateHost();
+            t.nics[h * p.rails + i] = nic;
+            t.nicDevices[h * p.rails + i] = Connect(nic, t.railSwitches[i], p.hostRate, p.delay).first;
+        }
+    }
+    InstallRoutes();
+    return t;
+}
+
 void
 NiccFabricHelper::UsePriorityQueueScheduler()
 {

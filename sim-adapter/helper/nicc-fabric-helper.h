@@ -1,7 +1,9 @@
 /*
  * nicc-fabric-helper.h — builds nicc fabrics: switches, hosts, links, static
  * shortest-path routes with every equal-cost next hop, test endpoints, and
- * two stock topologies (N-to-1 incast on one switch; 2-level leaf-spine).
+ * stock topologies: N-to-1 incast on one switch; 2-level leaf-spine; 3-tier
+ * fat-tree (pods of ToRs + aggregation, a core layer; HPCC's 320-host preset);
+ * rail-optimized multi-rail (NIC i of every host on rail switch i).
  *
  *   NiccFabricHelper fabric;
  *   fabric.SetMmuAttribute("BufferSize", UintegerValue(4000000));
@@ -55,6 +57,72 @@ struct NiccLeafSpineTopology
     std::vector<std::vector<Ptr<NiccNetDevice>>> uplinks;
 };
 
+/// Parameters of a 3-tier fat-tree. Each pod has torsPerPod ToRs and
+/// aggsPerPod aggregation switches, every ToR linked to every aggregation
+/// switch of its pod. If cores is a multiple of aggsPerPod, aggregation
+/// switch j of every pod links to the core group j (cores j*g .. j*g+g-1,
+/// g = cores / aggsPerPod, the classic striping); otherwise every
+/// aggregation switch links to every core.
+struct NiccFatTreeParams
+{
+    uint32_t pods{5};
+    uint32_t torsPerPod{4};
+    uint32_t aggsPerPod{4};
+    uint32_t cores{16};
+    uint32_t hostsPerTor{16};
+    DataRate hostRate{"100Gbps"};
+    DataRate fabricRate{"400Gbps"}; ///< ToR-agg and agg-core links
+    Time delay{MicroSeconds(1)};    ///< every link
+    uint64_t bufferBytes{0};        ///< per switch; 0 = keep the MMU attribute as set
+
+    /// HPCC's evaluation fat-tree (Li et al., SIGCOMM 2019): 320 hosts at
+    /// 100 Gb/s, 20 ToRs (16 hosts each), 20 aggregation, 16 core switches,
+    /// 400 Gb/s fabric links, 1 us links, 32 MB switch buffers; 5 pods of
+    /// 4 ToR + 4 agg, agg j of each pod on cores 4j..4j+3 (1:1 at every tier).
+    static NiccFatTreeParams Hpcc();
+};
+
+/// A built fat-tree. hosts[t * hostsPerTor + k] is host k of ToR t;
+/// tors[p * torsPerPod + i] and aggs[p * aggsPerPod + j] belong to pod p.
+struct NiccFatTreeTopology
+{
+    std::vector<Ptr<NiccSwitchNode>> tors;
+    std::vector<Ptr<NiccSwitchNode>> aggs;
+    std::vector<Ptr<NiccSwitchNode>> cores;
+    std::vector<Ptr<Node>> hosts;
+    std::vector<Ptr<NiccNetDevice>> hostDevices;
+};
+
+/// Parameters of a rail-optimized multi-rail fabric: `hosts` servers with
+/// `rails` NICs each; NIC i of every server is on rail switch i. With
+/// spines > 0 every rail switch is linked to every spine (cross-rail paths:
+/// rail, spine, rail); with 0 the rails are disjoint networks.
+struct NiccRailParams
+{
+    uint32_t hosts{4};
+    uint32_t rails{8};
+    uint32_t spines{0};
+    DataRate hostRate{"400Gbps"};
+    DataRate fabricRate{"400Gbps"}; ///< rail-spine links
+    Time delay{MicroSeconds(1)};
+    uint64_t bufferBytes{0}; ///< per switch; 0 = keep the MMU attribute as set
+};
+
+/// A built multi-rail fabric. Addresses are node ids and a node has one
+/// port, so each NIC is modelled as its own endpoint node: nics[h * rails + i]
+/// is NIC i of server h (its node id is that NIC's address). The NICs of one
+/// server share nothing in the model (no intra-server NVLink / PCIe path).
+struct NiccRailTopology
+{
+    uint32_t rails{0};
+    std::vector<Ptr<NiccSwitchNode>> railSwitches; ///< [i] = rail i
+    std::vector<Ptr<NiccSwitchNode>> spines;
+    std::vector<Ptr<Node>> nics;                   ///< [h * rails + i]
+    std::vector<Ptr<NiccNetDevice>> nicDevices;    ///< same index, host side
+
+    Ptr<Node> Nic(uint32_t host, uint32_t rail) const { return nics[host * rails + rail]; }
+};
+
 /**
  * \ingroup nicc
  * \brief Topology and routing helper of the nicc fabric.
@@ -91,6 +159,13 @@ class NiccFabricHelper
                                          DataRate hostRate,
                                          DataRate fabricRate,
                                          Time delay);
+    /// 3-tier fat-tree; installs routes. Applies bufferBytes to the MMU
+    /// factory (it stays set for later switches).
+    NiccFatTreeTopology BuildFatTree(const NiccFatTreeParams& p);
+    /// BuildFatTree(NiccFatTreeParams::Hpcc()).
+    NiccFatTreeTopology BuildHpccFatTree();
+    /// Rail-optimized multi-rail; installs routes.
+    NiccRailTopology BuildRail(const NiccRailParams& p);
 
     const std::vector<Ptr<NiccSwitchNode>>& GetSwitches() const { return m_switches; }
     const std::vector<Ptr<Node>>& GetHosts() const { return m_hosts; }

@@ -1,13 +1,15 @@
 /*
  * nicc-scenario-fabric.cc — NiccScenario::RunFabric: the leaf-spine and
- * ai-cluster scenarios (topology from leaves / spines / hosts_per_leaf /
- * oversubscription, a workload mix from NiccWorkload, switch and NIC load
+ * ai-cluster scenarios (topology: leaf-spine from leaves / spines /
+ * hosts_per_leaf / oversubscription, fat-tree from pods / tors_per_pod /
+ * aggs_per_pod / cores, or rail from servers / rails / spines; a workload mix from NiccWorkload, switch and NIC load
  * balancing from switch_mode / spray) and their measurements: queue samples
  * of every switch egress port, PFC pause time, per-link utilization,
  * reordering distance, goodput per traffic kind over time, collective step
  * times, permutation throughput.
  *
- * Ideal FCT of a flow on its own path (H = 2 links inside a leaf, 4 across),
+ * Ideal FCT of a flow on its own path (H = 2 links under one edge switch,
+ * 4 across leaves / ToRs of a pod / rails, 6 across fat-tree pods),
  * R_i the rate of link i, R_min the slowest, d the link delay:
  *   frames * 8 / R_min + 2 * H * d + sum_i last_frame * 8 / R_i
  *     - last_frame * 8 / R_min + sum_i ack * 8 / R_i
@@ -336,20 +338,46 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         return false;
     }
 
+    // Topology: hosts in groups of groupSize (leaf / ToR / server), each host
+    // under edge switch edgeOf, in fat-tree pod podOf (0 otherwise). A path
+    // crosses 1 switch on the same edge switch, 3 in the same pod, else 5.
+    const std::string topo = Get("topology");
     const uint32_t leaves = static_cast<uint32_t>(U("leaves"));
     const uint32_t spines = static_cast<uint32_t>(U("spines"));
     const uint32_t hpl = static_cast<uint32_t>(U("hosts_per_leaf"));
-    const uint32_t nHosts = leaves * hpl;
+    const uint32_t pods = static_cast<uint32_t>(U("pods"));
+    const uint32_t torsPerPod = static_cast<uint32_t>(U("tors_per_pod"));
+    const uint32_t aggsPerPod = static_cast<uint32_t>(U("aggs_per_pod"));
+    const uint32_t rails = static_cast<uint32_t>(U("rails"));
+    const uint32_t servers = static_cast<uint32_t>(U("servers"));
+    uint32_t groups = leaves;
+    uint32_t groupSize = hpl;
+    uint32_t uplinksPerEdge = spines;
+    if (topo == "fat-tree")
+    {
+        groups = pods * torsPerPod;
+        uplinksPerEdge = aggsPerPod;
+    }
+    else if (topo == "rail")
+    {
+        groups = servers;
+        groupSize = rails;
+    }
+    const uint32_t nHosts = groups * groupSize;
     if (nHosts < 2)
     {
-        *error = "keys 'leaves' x 'hosts_per_leaf': need at least two hosts";
+        *error = topo == "rail" ? "keys 'servers' x 'rails': need at least two NICs"
+                 : topo == "fat-tree"
+                     ? "keys 'pods' x 'tors_per_pod' x 'hosts_per_leaf': need at least two hosts"
+                     : "keys 'leaves' x 'hosts_per_leaf': need at least two hosts";
         return false;
     }
     const uint32_t mtu = static_cast<uint32_t>(U("mtu"));
     const double hostBps = D("rate_gbps") * 1e9;
+    const double edgeHostBps = hostBps * (topo == "rail" ? servers : hpl);
     const double fabricBps = D("fabric_rate_gbps") > 0
                                  ? D("fabric_rate_gbps") * 1e9
-                                 : hostBps * hpl / (spines * D("oversubscription"));
+                                 : edgeHostBps / (uplinksPerEdge * D("oversubscription"));
     const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
     const std::string mode = Get("switch_mode");
 
@@ -365,12 +393,82 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                               EnumValue(mode == "spray"      ? NiccSwitchNode::SPRAY
                                         : mode == "adaptive" ? NiccSwitchNode::LEAST_QUEUE
                                                              : NiccSwitchNode::ECMP));
-    NiccLeafSpineTopology t = fabric.BuildLeafSpine(leaves,
-                                                    spines,
-                                                    hpl,
-                                                    DataRate(static_cast<uint64_t>(hostBps)),
-                                                    DataRate(static_cast<uint64_t>(fabricBps)),
-                                                    delay);
+    const DataRate hostDr(static_cast<uint64_t>(hostBps));
+    const DataRate fabricDr(static_cast<uint64_t>(fabricBps));
+    struct
+    {
+        std::vector<Ptr<Node>> hosts;
+        std::vector<Ptr<NiccNetDevice>> hostDevices;
+    } t;
+    // Names and roles of the nodes, for link statistics and ideal FCTs.
+    std::vector<std::string> name;
+    std::vector<int32_t> edgeOf;
+    std::vector<int32_t> podOf;
+    auto nameAll = [&](const std::vector<Ptr<NiccSwitchNode>>& sws, const std::string& prefix) {
+        name.resize(NodeList::GetNNodes());
+        for (size_t k = 0; k < sws.size(); ++k)
+        {
+            name[sws[k]->GetId()] = prefix + std::to_string(k);
+        }
+    };
+    if (topo == "fat-tree")
+    {
+        NiccFatTreeParams p;
+        p.pods = pods;
+        p.torsPerPod = torsPerPod;
+        p.aggsPerPod = aggsPerPod;
+        p.cores = static_cast<uint32_t>(U("cores"));
+        p.hostsPerTor = hpl;
+        p.hostRate = hostDr;
+        p.fabricRate = fabricDr;
+        p.delay = delay;
+        NiccFatTreeTopology ft = fabric.BuildFatTree(p);
+        t.hosts = ft.hosts;
+        t.hostDevices = ft.hostDevices;
+        nameAll(ft.cores, "core");
+        nameAll(ft.aggs, "agg");
+        nameAll(ft.tors, "tor");
+    }
+    else if (topo == "rail")
+    {
+        NiccRailParams p;
+        p.hosts = servers;
+        p.rails = rails;
+        p.spines = spines;
+        p.hostRate = hostDr;
+        p.fabricRate = fabricDr;
+        p.delay = delay;
+        NiccRailTopology rt = fabric.BuildRail(p);
+        t.hosts = rt.nics;
+        t.hostDevices = rt.nicDevices;
+        nameAll(rt.spines, "spine");
+        nameAll(rt.railSwitches, "rail");
+    }
+    else
+    {
+        NiccLeafSpineTopology ls = fabric.BuildLeafSpine(leaves, spines, hpl, hostDr, fabricDr, delay);
+        t.hosts = ls.hosts;
+        t.hostDevices = ls.hostDevices;
+        nameAll(ls.spines, "spine");
+        nameAll(ls.leaves, "leaf");
+    }
+    edgeOf.assign(NodeList::GetNNodes(), -1);
+    podOf.assign(NodeList::GetNNodes(), 0);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        const uint32_t id = t.hosts[h]->GetId();
+        if (topo == "rail")
+        {
+            name[id] = "server" + std::to_string(h / rails) + "nic" + std::to_string(h % rails);
+            edgeOf[id] = static_cast<int32_t>(h % rails);
+        }
+        else
+        {
+            name[id] = "host" + std::to_string(h);
+            edgeOf[id] = static_cast<int32_t>(h / hpl);
+            podOf[id] = topo == "fat-tree" ? static_cast<int32_t>(h / hpl / torsPerPod) : 0;
+        }
+    }
     // Fixed RNG streams: a run depends on `seed` only.
     int64_t stream = 0;
     for (const auto& sw : fabric.GetSwitches())
@@ -388,23 +486,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         return false;
     }
 
-    // Names and roles of the nodes, for link statistics and ideal FCTs.
-    std::vector<std::string> name(NodeList::GetNNodes());
-    std::vector<int32_t> leafOf(NodeList::GetNNodes(), -1);
-    for (uint32_t s = 0; s < spines; ++s)
-    {
-        name[t.spines[s]->GetId()] = "spine" + std::to_string(s);
-    }
-    for (uint32_t l = 0; l < leaves; ++l)
-    {
-        name[t.leaves[l]->GetId()] = "leaf" + std::to_string(l);
-    }
-    for (uint32_t h = 0; h < nHosts; ++h)
-    {
-        name[t.hosts[h]->GetId()] = "host" + std::to_string(h);
-        leafOf[t.hosts[h]->GetId()] = static_cast<int32_t>(h / hpl);
-    }
-
     // Workloads.
     const Time stop = NanoSeconds(static_cast<int64_t>(std::llround(D("stop_ms") * 1e6)));
     const Time trafficStop = D("traffic_stop_ms") > 0
@@ -415,15 +496,16 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     work.StartPoisson(&cdf, poissonLoad, hostRate, Seconds(0), trafficStop);
     work.StartIncast(D("incast_load"), static_cast<uint32_t>(U("incast_fanin")), U("incast_bytes"),
                      hostRate, Seconds(0), trafficStop);
-    work.StartPermutation(U("permutation_bytes"), hpl,
+    work.StartPermutation(U("permutation_bytes"), groupSize,
                           NanoSeconds(static_cast<int64_t>(std::llround(D("permutation_start_us") * 1e3))));
     if (U("allreduce_bytes") > 0)
     {
         std::vector<uint32_t> ranks(nHosts);
         for (uint32_t k = 0; k < nHosts; ++k)
         {
-            // interleaved: rank k on leaf k % leaves, so each ring hop crosses leaves.
-            ranks[k] = Get("allreduce_ring") == "sequential" ? k : (k % leaves) * hpl + k / leaves;
+            // interleaved: rank k in group k % groups, so each ring hop crosses
+            // groups (leaves / ToRs; on rails: servers, mostly on the same rail).
+            ranks[k] = Get("allreduce_ring") == "sequential" ? k : (k % groups) * groupSize + k / groups;
         }
         work.StartRingAllReduce(ranks, U("allreduce_bytes"),
                                 NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3))));
@@ -455,7 +537,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             Ptr<NiccNetDevice> dev = sw->GetPort(p);
             s.ports.push_back(dev);
             allDevices.push_back(dev);
-            if (leafOf[dev->GetPeer()->GetNode()->GetId()] >= 0)
+            if (edgeOf[dev->GetPeer()->GetNode()->GetId()] >= 0)
             {
                 s.downPorts.push_back(dev);
             }
@@ -497,19 +579,17 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     const double d = static_cast<double>(delay.GetNanoSeconds());
     for (const auto& f : r->flows)
     {
-        const bool local = leafOf[f.src] == leafOf[f.dst];
-        const uint32_t switches = local ? 1 : 3;
+        const bool local = edgeOf[f.src] == edgeOf[f.dst];
+        const uint32_t switches = local ? 1 : (podOf[f.src] == podOf[f.dst] ? 3 : 5);
         const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
         const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
         const uint64_t full = f.sizeBytes / mtu;
         const uint64_t rest = f.sizeBytes % mtu;
         const double frames = static_cast<double>(f.sizeBytes + (full + (rest ? 1 : 0)) * hdr);
         const double last = static_cast<double>((rest ? rest : mtu) + hdr);
-        std::vector<double> rates = {hostBps, hostBps};
-        if (!local)
-        {
-            rates.insert(rates.begin() + 1, {fabricBps, fabricBps});
-        }
+        std::vector<double> rates(switches + 1, fabricBps);
+        rates.front() = hostBps;
+        rates.back() = hostBps;
         const double rmin = *std::min_element(rates.begin(), rates.end());
         double ns = frames * 8e9 / rmin + 2.0 * static_cast<double>(rates.size()) * d - last * 8e9 / rmin;
         for (double rate : rates)
@@ -556,7 +636,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         const double bps = static_cast<double>(dev->GetDataRate().GetBitRate());
         NiccLinkStat l{name[from],
                        name[to],
-                       leafOf[from] >= 0 ? "up" : (leafOf[to] >= 0 ? "down" : "fabric"),
+                       edgeOf[from] >= 0 ? "up" : (edgeOf[to] >= 0 ? "down" : "fabric"),
                        bps / 1e9,
                        dev->GetTxBytes(),
                        r->simSeconds > 0 ? static_cast<double>(dev->GetTxBytes()) * 8.0 / (bps * r->simSeconds)

@@ -81,13 +81,29 @@ const std::vector<NiccScenarioKey> kKeys = {
     {"seed", "uint", 1, U32, "1", "seed of every random choice (RED draws, spray, workloads)"},
     {"scheduler", "pq|map", 0, 0, "pq", "ns-3 core scheduler: PriorityQueue or Map"},
     // Fabric scenarios (leaf-spine, ai-cluster).
+    {"topology", "leaf-spine|fat-tree|rail", 0, 0, "leaf-spine",
+     "fabric: leaf-spine (leaves, spines, hosts_per_leaf); fat-tree (pods, tors_per_pod, "
+     "aggs_per_pod, cores, hosts_per_leaf = hosts per ToR; HPCC's 320 hosts: "
+     "hosts_per_leaf=16,fabric_rate_gbps=400,buffer_bytes=32000000); rail (servers x rails "
+     "NICs, NIC i on rail switch i, rail switches joined by `spines` spines; each NIC is its "
+     "own endpoint)"},
     {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
     {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
     {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
+    {"pods", "uint", 1, 64, "5", "fat-tree: pods"},
+    {"tors_per_pod", "uint", 1, 64, "4", "fat-tree: ToR switches per pod"},
+    {"aggs_per_pod", "uint", 1, 64, "4",
+     "fat-tree: aggregation switches per pod (each linked to every ToR of its pod)"},
+    {"cores", "uint", 1, 256, "16",
+     "fat-tree: core switches; agg j of a pod links to cores j*g..j*g+g-1 (g = cores / "
+     "aggs_per_pod) if that divides, else to every core"},
+    {"rails", "uint", 1, 64, "8", "rail: NICs per server = rail switches"},
+    {"servers", "uint", 1, 1024, "4", "rail: servers (hosts = servers x rails NICs)"},
     {"oversubscription", "double", 0.01, 100, "1",
      "fabric: host bandwidth / uplink bandwidth per leaf (sets fabric_rate_gbps when that is 0)"},
     {"fabric_rate_gbps", "double", 0, 6400, "0",
-     "fabric: leaf-spine link rate; 0 = rate_gbps * hosts_per_leaf / (spines * oversubscription)"},
+     "fabric: switch-switch link rate; 0 = rate_gbps * hosts_per_leaf / (spines * oversubscription) "
+     "(fat-tree: / aggs_per_pod; rail: rate_gbps * servers / (spines * oversubscription))"},
     {"switch_mode", "ecmp|spray|adaptive", 0, 0, "ecmp",
      "fabric: switch next-hop choice: ECMP hash, per-packet random spray, least-queue adaptive"},
     {"cdf", "websearch|fbhdp|alistorage|googlerpc", 0, 0, "websearch",

@@ -15,7 +15,10 @@
  *   incast      one switch: `senders` (16) flows of size_bytes each, all to one receiver
  *   fairness    one switch: 2 long flows to the receiver, the second stagger_us later
  *   leaf-spine  `leaves` x `spines` x `hosts_per_leaf`, workload mix from keys
- *               (poisson_load, incast_load, permutation_bytes, allreduce_bytes)
+ *               (poisson_load, incast_load, permutation_bytes, allreduce_bytes);
+ *               key `topology` = leaf-spine (default), fat-tree (pods, tors_per_pod,
+ *               aggs_per_pod, cores) or rail (servers x rails NICs) for both
+ *               fabric scenarios
  *   ai-cluster  the default experiment: 4 x 4 x 8 hosts at 100 Gb/s, ring
  *               all-reduce + Poisson background (FB Hadoop) + incast bursts
  * The fabric scenarios are in nicc-scenario-fabric.cc; ideal FCT there uses

@@ -8,12 +8,19 @@
  *     0.78 of ideal in every seed and its mean beats ECMP's by 0.10 (measured
  *     0.83 vs 0.69; the 0.90 target is not met: ~14% of the packets are
  *     spurious selective-repeat resends, see docs/experiments.md);
- *   - the CDF loader: FB Hadoop's mean from the file, interpolation.
+ *   - the CDF loader: FB Hadoop's mean from the file, interpolation;
+ *   - topologies: same-rail traffic (server a NIC i -> server b NIC i) on the
+ *     rail-optimized fabric crosses 1 switch (1 INT record), where the same
+ *     traffic between servers on different leaves of a leaf-spine crosses 3;
+ *     the HPCC fat-tree preset has the published shape (320 hosts, 20 ToR,
+ *     20 agg, 16 core, 32 MB buffers), 1:1 at every tier, and cross-pod
+ *     traffic crosses 5 switches with ECMP width 4 at ToR and aggregation.
  * Throughput = permutation goodput from warmup_us to the end over the ideal
  * goodput (line rate less header and ACK bytes). ~2 s in total.
  *
  *   ./nicc-sim-test-runner --suite=nicc-experiment --verbose
  */
+#include "ns3/boolean.h"
 #include "ns3/nicc-module.h"
 #include "ns3/test.h"
 
@@ -109,6 +116,101 @@ class CdfTest : public TestCase
     }
 };
 
+/// Sends 64 KB from `src` to `dst` with INT on; returns the INT hop count of
+/// the last DATA packet received (-1 if none arrived or bytes were lost).
+int
+IntHopsOf(NiccFabricHelper& fabric, Ptr<Node> src, Ptr<Node> dst)
+{
+    Ptr<NiccTestEndpoint> tx = fabric.InstallTestEndpoint(src);
+    Ptr<NiccTestEndpoint> rx = fabric.InstallTestEndpoint(dst);
+    tx->AddFlow(dst->GetId(), 64000, DataRate(0), 0xC001, MicroSeconds(1));
+    Simulator::Run();
+    const bool ok = rx->GetRxBytes() == 64000 && rx->HasIntStack();
+    const int hops = ok ? int(rx->GetLastIntStack().hop_count) : -1;
+    Simulator::Destroy();
+    return hops;
+}
+
+class RailVsLeafSpineHopsTest : public TestCase
+{
+  public:
+    RailVsLeafSpineHopsTest()
+        : TestCase("same-rail traffic: 1 switch hop on the rail fabric, 3 on a leaf-spine")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t rail = 3;
+        {
+            NiccFabricHelper fabric;
+            fabric.SetEndpointAttribute("IntEnabled", BooleanValue(true));
+            NiccRailParams p; // 8 rails
+            p.hosts = 2;
+            p.spines = 2; // rails joined: cross-rail paths exist, same-rail stays local
+            NiccRailTopology t = fabric.BuildRail(p);
+            NS_TEST_ASSERT_MSG_EQ(t.railSwitches.size(), 8u, "8 rails");
+            NS_TEST_ASSERT_MSG_EQ(t.nics.size(), 16u, "2 servers x 8 NICs");
+            Ptr<NiccSwitchNode> sw = t.railSwitches[rail];
+            NS_TEST_EXPECT_MSG_EQ(sw->GetRoute(t.Nic(1, rail)->GetId()).size(), 1u,
+                                  "rail switch: one direct port to the peer NIC");
+            NS_TEST_EXPECT_MSG_EQ(sw->GetRoute(t.Nic(1, rail + 1)->GetId()).size(), 2u,
+                                  "cross-rail: via either spine");
+            NS_TEST_EXPECT_MSG_EQ(IntHopsOf(fabric, t.Nic(0, rail), t.Nic(1, rail)), 1,
+                                  "rail fabric: same-rail crosses one switch");
+        }
+        {
+            NiccFabricHelper fabric;
+            fabric.SetEndpointAttribute("IntEnabled", BooleanValue(true));
+            NiccLeafSpineTopology t = fabric.BuildLeafSpine(2, 2, 1, DataRate("400Gbps"),
+                                                            DataRate("400Gbps"), MicroSeconds(1));
+            NS_TEST_EXPECT_MSG_EQ(IntHopsOf(fabric, t.hosts[0], t.hosts[1]), 3,
+                                  "leaf-spine, hosts on different leaves: leaf, spine, leaf");
+        }
+    }
+};
+
+class HpccFatTreeTest : public TestCase
+{
+  public:
+    HpccFatTreeTest()
+        : TestCase("HPCC fat-tree preset: 320 hosts, 20 ToR, 20 agg, 16 core, 5 hops across pods")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccFabricHelper fabric;
+        fabric.SetEndpointAttribute("IntEnabled", BooleanValue(true));
+        NiccFatTreeTopology t = fabric.BuildHpccFatTree();
+        NS_TEST_ASSERT_MSG_EQ(t.hosts.size(), 320u, "hosts");
+        NS_TEST_ASSERT_MSG_EQ(t.tors.size(), 20u, "ToRs");
+        NS_TEST_ASSERT_MSG_EQ(t.aggs.size(), 20u, "aggregation");
+        NS_TEST_ASSERT_MSG_EQ(t.cores.size(), 16u, "cores");
+        for (const auto& sws : {t.tors, t.aggs, t.cores})
+        {
+            for (const auto& sw : sws)
+            {
+                NS_TEST_EXPECT_MSG_EQ(sw->GetMmu()->GetBufferSize(), 32000000u, "32 MB buffer");
+                NS_TEST_EXPECT_MSG_EQ(sw->GetNPorts(), sws[0]->GetNPorts(), "uniform radix");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(t.tors[0]->GetNPorts(), 20u, "ToR: 16 hosts + 4 aggs");
+        NS_TEST_EXPECT_MSG_EQ(t.aggs[0]->GetNPorts(), 8u, "agg: 4 ToRs + 4 cores");
+        NS_TEST_EXPECT_MSG_EQ(t.cores[0]->GetNPorts(), 5u, "core: one agg per pod");
+        NS_TEST_EXPECT_MSG_EQ(t.hostDevices[0]->GetDataRate(), DataRate("100Gbps"), "host rate");
+        const uint32_t far = t.hosts[319]->GetId(); // pod 4; host 0 is in pod 0
+        NS_TEST_EXPECT_MSG_EQ(t.tors[0]->GetRoute(far).size(), 4u, "ToR: ECMP over 4 aggs");
+        NS_TEST_EXPECT_MSG_EQ(t.aggs[0]->GetRoute(far).size(), 4u, "agg: ECMP over its 4 cores");
+        NS_TEST_EXPECT_MSG_EQ(t.tors[0]->GetRoute(t.hosts[16]->GetId()).size(), 4u,
+                              "same pod: via any agg");
+        NS_TEST_EXPECT_MSG_EQ(IntHopsOf(fabric, t.hosts[0], t.hosts[319]), 5,
+                              "ToR, agg, core, agg, ToR");
+    }
+};
+
 class NiccExperimentTestSuite : public TestSuite
 {
   public:
@@ -117,6 +219,8 @@ class NiccExperimentTestSuite : public TestSuite
     {
         AddTestCase(new CdfTest, TestCase::QUICK);
         AddTestCase(new PermutationEcmpVsSprayTest, TestCase::QUICK);
+        AddTestCase(new RailVsLeafSpineHopsTest, TestCase::QUICK);
+        AddTestCase(new HpccFatTreeTest, TestCase::QUICK);
     }
 };
 

@@ -290,6 +290,11 @@ main(int argc, char* argv[])
         "(poisson_load, incast_load, permutation_bytes, allreduce_bytes; default 30%\n"
         "FB Hadoop Poisson); ai-cluster = the default experiment: 4 x 4 x 8 hosts at\n"
         "100 Gb/s, ring all-reduce + 20% Poisson background + 5% incast bursts.\n"
+        "Both fabric scenarios take topology=leaf-spine|fat-tree|rail: fat-tree =\n"
+        "pods x (tors_per_pod ToRs + aggs_per_pod aggs) + cores, hosts_per_leaf per ToR\n"
+        "(HPCC's 320 hosts: topology=fat-tree,hosts_per_leaf=16,fabric_rate_gbps=400,\n"
+        "buffer_bytes=32000000); rail = servers x rails NICs, NIC i on rail switch i,\n"
+        "rails joined by `spines` spines (each NIC is its own endpoint node).\n"
         "Fabric scenarios also write links.csv, queue_cdf.csv, timeseries.csv and\n"
         "collective.csv (scripts/plot.py draws them). Exit status 2 on an unknown\n"
         "scenario or key or a bad value.\n\n" +
