@@ -228,7 +228,6 @@ class Driver {
   void Init(const DriverConfig* cfg, Backend* backend) {
     cfg_ = cfg;
     backend_ = backend;
-    used_ = 0;
     for (uint32_t i = 0; i < kCapacity; ++i) {
       slots_[i].in_use = 0;
       free_[i] = static_cast<FlowId>(kCapacity - 1 - i);
@@ -242,7 +241,6 @@ class Driver {
     if (free_top_ == 0) return Status::Error(StatusCode::kFull, "flow table");
     const FlowId id = free_[--free_top_];
     SlotInit(*cfg_, &slots_[id], key, seed, start_seq);
-    ++used_;
     *out = id;
     return Status::Ok();
   }
@@ -251,7 +249,6 @@ class Driver {
     if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
     slots_[id].in_use = 0;
     free_[free_top_++] = id;
-    --used_;
     return Status::Ok();
   }
 
@@ -290,7 +287,8 @@ class Driver {
   // The flow's window in bytes; 0 = no window (rate-based CC or none).
   uint32_t WindowBytes(FlowId id) const { return Valid(id) ? SlotWindowBytes(*cfg_, slots_[id]) : 0; }
 
-  uint32_t size() const { return used_; }
+  // Open flows.
+  uint32_t size() const { return kCapacity - free_top_; }
   bool Valid(FlowId id) const { return id < kCapacity && slots_[id].in_use; }
   const FlowSlot& slot(FlowId id) const { return slots_[id]; }
   const DriverConfig& config() const { return *cfg_; }
@@ -298,8 +296,7 @@ class Driver {
  private:
   const DriverConfig* cfg_ = nullptr;
   Backend* backend_ = nullptr;
-  uint32_t used_ = 0;
-  uint32_t free_top_ = 0;
+  uint32_t free_top_ = 0;  // free_[0 .. free_top_) are the free slots
   FlowId free_[kCapacity];
   FlowSlot slots_[kCapacity];
 };
