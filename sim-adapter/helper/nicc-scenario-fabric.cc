@@ -199,28 +199,7 @@ struct FabricSampler
 
     void Progress()
     {
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-        if (wall < 2.0 || wall - lastPrint < 1.0)
-        {
-            return;
-        }
-        const uint64_t events = Simulator::GetEventCount();
-        const double rate = static_cast<double>(events - lastEvents) / (wall - lastPrint) / 1e6;
-        const double nowMs = Simulator::Now().GetSeconds() * 1e3;
-        const double stopMs = stop.GetSeconds() * 1e3;
-        std::fprintf(stderr,
-                     "nicc-sim: %.3f of %.3f ms simulated (%.0f%%), %u/%u flows done, "
-                     "%.2f M events/s, %.1f s wall\n",
-                     nowMs,
-                     stopMs,
-                     100.0 * nowMs / stopMs,
-                     nics->GetNCompleted(),
-                     nics->GetNFlows(),
-                     lastPrint > 0 ? rate : static_cast<double>(events) / wall / 1e6,
-                     wall);
-        lastPrint = wall;
-        lastEvents = events;
+        NiccPrintProgress(wall0, stop, nics->GetNCompleted(), nics->GetNFlows(), &lastPrint, &lastEvents);
     }
 };
 

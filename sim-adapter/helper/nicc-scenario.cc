@@ -286,27 +286,7 @@ struct Sampler
 
     void Progress()
     {
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-        if (wall < 2.0 || wall - lastPrint < 1.0)
-        {
-            return;
-        }
-        const uint64_t events = Simulator::GetEventCount();
-        const double rate = static_cast<double>(events - lastEvents) / (wall - lastPrint) / 1e6;
-        const double now = Simulator::Now().GetSeconds() * 1e3;
-        std::fprintf(stderr,
-                     "nicc-sim: %.3f of %.3f ms simulated (%.0f%%), %u/%u flows done, "
-                     "%.2f M events/s, %.1f s wall\n",
-                     now,
-                     stop.GetSeconds() * 1e3,
-                     100.0 * now / (stop.GetSeconds() * 1e3),
-                     nics->GetNCompleted(),
-                     nics->GetNFlows(),
-                     lastPrint > 0 ? rate : static_cast<double>(events) / wall / 1e6,
-                     wall);
-        lastPrint = wall;
-        lastEvents = events;
+        NiccPrintProgress(wall0, stop, nics->GetNCompleted(), nics->GetNFlows(), &lastPrint, &lastEvents);
     }
 };
 
@@ -325,6 +305,40 @@ IdealFctNs(uint64_t size, uint32_t mtu, uint32_t dataHdr, uint32_t ackBytes, dou
     return static_cast<int64_t>(std::ceil(ns));
 }
 } // namespace
+
+void
+NiccPrintProgress(std::chrono::steady_clock::time_point wall0,
+                  Time stop,
+                  uint32_t done,
+                  uint32_t total,
+                  double* lastPrint,
+                  uint64_t* lastEvents)
+{
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    if (wall < 2.0 || wall - *lastPrint < 1.0)
+    {
+        return;
+    }
+    const uint64_t events = Simulator::GetEventCount();
+    const double rate = *lastPrint > 0
+                            ? static_cast<double>(events - *lastEvents) / (wall - *lastPrint) / 1e6
+                            : static_cast<double>(events) / wall / 1e6;
+    const double nowMs = Simulator::Now().GetSeconds() * 1e3;
+    const double stopMs = stop.GetSeconds() * 1e3;
+    std::fprintf(stderr,
+                 "nicc-sim: %.3f of %.3f ms simulated (%.0f%%), %u/%u flows done, "
+                 "%.2f M events/s, %.1f s wall\n",
+                 nowMs,
+                 stopMs,
+                 100.0 * nowMs / stopMs,
+                 done,
+                 total,
+                 rate,
+                 wall);
+    *lastPrint = wall;
+    *lastEvents = events;
+}
 
 // ---------------------------------------------------------------------------
 

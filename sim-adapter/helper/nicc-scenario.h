@@ -36,6 +36,7 @@
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/nicc-workload.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -45,6 +46,19 @@ namespace ns3
 {
 
 /// One key of the scenario table.
+/**
+ * Prints one progress line to stderr ("nicc-sim: T of STOP ms simulated (P%),
+ * done/total flows done, R M events/s, W s wall") once the run has taken
+ * more than 2 s of wall time, at most once a second. *lastPrint and
+ * *lastEvents carry the wall time and event count of the previous line.
+ */
+void NiccPrintProgress(std::chrono::steady_clock::time_point wall0,
+                       Time stop,
+                       uint32_t done,
+                       uint32_t total,
+                       double* lastPrint,
+                       uint64_t* lastEvents);
+
 struct NiccScenarioKey
 {
     const char* name;
