@@ -68,8 +68,10 @@ const std::vector<NiccScenarioKey> kKeys = {
     {"recovery", "gbn|sr|auto", 0, 0, "gbn",
      "go-back-N, selective repeat, or auto = sr when spray != ecmp or switch_mode != ecmp"},
     {"ack_interval", "uint", 1, 1024, "1", "receiver ACKs every N in-order packets"},
-    {"sr_nack_threshold", "uint", 1, 256, "1",
-     "selective repeat: NACK a hole once a packet arrives this many PSNs past it (1 = at once)"},
+    {"sr_nack_threshold", "uint", 1, 255, "255",
+     "selective repeat: NACK a hole once a packet this many PSNs past it has arrived, or the "
+     "message's last packet (1 = at once, as IRN; 255 = only when the 256-packet placement "
+     "window is exhausted: sprayed reordering in a lossless fabric is not loss)"},
     {"int_single_path", "bool", 0, 0, "false",
      "HPCC + NIC spraying: only ACKs of the QP's first EV feed INT to HPCC (one consistent path)"},
     {"rto_us", "uint", 1, 1e7, "4000", "retransmission timeout per QP"},

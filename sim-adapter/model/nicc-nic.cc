@@ -197,8 +197,11 @@ NiccNic::GetTypeId()
                           MakeBooleanAccessor(&NiccNic::m_intProbeSinglePath),
                           MakeBooleanChecker())
             .AddAttribute("SrNackThreshold",
-                          "Selective repeat: NACK a hole only once a packet arrives this many "
-                          "PSNs past it (or the message's last packet arrives); 1 = at once.",
+                          "Selective repeat: NACK a hole only once a packet this many PSNs "
+                          "past it has arrived (or, above 1, the message's last packet); 1 = "
+                          "at once. The sender keeps at most SR_WINDOW (256) packets past the "
+                          "oldest unacknowledged one, so 255 = NACK only when that window "
+                          "is exhausted.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&NiccNic::m_srNackThreshold),
                           MakeUintegerChecker<uint32_t>(1, SR_WINDOW))
@@ -499,9 +502,17 @@ NiccNic::SeqBytes(const TxQp& qp, uint32_t psn) const
 bool
 NiccNic::WindowOpen(const TxQp& qp, uint32_t payload) const
 {
-    if (qp.windowBytes == 0 || qp.retxPsn != NO_PSN)
+    if (qp.retxPsn != NO_PSN)
     {
-        return true; // no window; a selective resend adds nothing in flight
+        return true; // a selective resend adds nothing in flight
+    }
+    if (m_recovery == SELECTIVE_REPEAT && qp.sndNxt - qp.sndUna >= SR_WINDOW)
+    {
+        return false; // the receiver places at most SR_WINDOW packets ahead
+    }
+    if (qp.windowBytes == 0)
+    {
+        return true;
     }
     const uint32_t inflight = SeqBytes(qp, qp.sndNxt) - SeqBytes(qp, qp.sndUna);
     // One packet is always allowed: a window below the MTU still moves.
@@ -1028,6 +1039,10 @@ NiccNic::OnData(Ptr<Packet> p)
         rx->segPayload = payload;
     }
 
+    if (static_cast<int32_t>(psn + 1 - rx->rcvHigh) > 0)
+    {
+        rx->rcvHigh = psn + 1;
+    }
     if (psn == rx->rcvNxt)
     {
         DeliverInOrder(*rx, psn, payload);
@@ -1054,10 +1069,15 @@ NiccNic::OnData(Ptr<Packet> p)
                 gap = gap || w != 0;
             }
         }
-        if (gap && rx->nackedPsn != rx->rcvNxt && m_srNackThreshold <= 1)
+        // The next hole, once packets this far past it have arrived (or the
+        // message's last one has): in a lossless fabric a short hole is
+        // reordering by spraying, not loss, and fills by itself.
+        if (gap && rx->nackedPsn != rx->rcvNxt &&
+            (rx->rcvHigh - rx->rcvNxt > m_srNackThreshold ||
+             (rx->lastPsn != NO_PSN && m_srNackThreshold > 1)))
         {
             rx->nackedPsn = rx->rcvNxt;
-            SendAck(*rx, h, true); // the next hole: ask for it at once
+            SendAck(*rx, h, true);
             return;
         }
         if (++rx->unacked >= m_ackInterval || last || rx->done)
@@ -1093,7 +1113,8 @@ NiccNic::OnData(Ptr<Packet> p)
     {
         ++m_rxOooDiscarded;
     }
-    const bool nackDue = m_recovery != SELECTIVE_REPEAT || ahead >= m_srNackThreshold || last;
+    const bool nackDue = m_recovery != SELECTIVE_REPEAT || ahead >= m_srNackThreshold ||
+                         (last && m_srNackThreshold > 1);
     if (rx->nackedPsn != rx->rcvNxt && nackDue)
     {
         rx->nackedPsn = rx->rcvNxt;

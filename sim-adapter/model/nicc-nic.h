@@ -190,6 +190,7 @@ class NiccNic : public Object
         uint32_t src;
         uint32_t qpn;
         uint32_t rcvNxt;    ///< next in-order PSN expected
+        uint32_t rcvHigh;   ///< one past the highest PSN received
         uint32_t nackedPsn; ///< rcvNxt already NACKed (NO_PSN: none)
         uint32_t lastPsn;   ///< PSN of the message's last packet (NO_PSN: unknown)
         uint32_t unacked;   ///< packets since the last ACK

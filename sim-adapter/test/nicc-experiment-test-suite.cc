@@ -4,10 +4,11 @@
  *   - permutation on a leaf-spine with as many spines as hosts per leaf
  *     (2 leaves x 8 spines x 8 hosts, 100 Gb/s everywhere, cc=none, PFC on):
  *     with ECMP the mean throughput over seeds 1-3 is within 0.10 of the
- *     1 - 1/e collision bound (0.632); REPS spraying (256 EVs per QP) reaches
- *     0.78 of ideal in every seed and its mean beats ECMP's by 0.10 (measured
- *     0.83 vs 0.69; the 0.90 target is not met: ~14% of the packets are
- *     spurious selective-repeat resends, see docs/experiments.md);
+ *     1 - 1/e collision bound (0.632); OPS spraying (256 EVs per QP) exceeds
+ *     0.90 of ideal and REPS 0.95 in every seed (measured ECMP 0.63-0.75,
+ *     OPS 0.92-0.94, REPS 0.996-0.999);
+ *   - a lossy sprayed permutation (PFC off, small buffer): selective repeat
+ *     with the reorder-tolerant NACK threshold still delivers every byte;
  *   - the CDF loader: FB Hadoop's mean from the file, interpolation;
  *   - topologies: same-rail traffic (server a NIC i -> server b NIC i) on the
  *     rail-optimized fabric crosses 1 switch (1 INT record), where the same
@@ -56,7 +57,7 @@ class PermutationEcmpVsSprayTest : public TestCase
 {
   public:
     PermutationEcmpVsSprayTest()
-        : TestCase("permutation, spines = hosts per leaf: ECMP near 1 - 1 over e, REPS spraying far above")
+        : TestCase("permutation, spines = hosts per leaf: ECMP near 1 - 1 over e, OPS and REPS >= 90%")
     {
     }
 
@@ -69,15 +70,51 @@ class PermutationEcmpVsSprayTest : public TestCase
         for (uint32_t seed = 1; seed <= 3; ++seed)
         {
             const double ecmp = PermutationThroughput("ecmp", seed, &err);
+            const double ops = PermutationThroughput("ops", seed, &err);
             const double reps = PermutationThroughput("reps", seed, &err);
             NS_TEST_ASSERT_MSG_EQ(err.empty(), true, err);
-            NS_TEST_EXPECT_MSG_GT(reps, 0.78, "REPS throughput, seed " << seed);
+            NS_TEST_EXPECT_MSG_GT(ops, 0.90, "OPS throughput, seed " << seed);
+            NS_TEST_EXPECT_MSG_GT(reps, 0.95, "REPS throughput, seed " << seed);
+            NS_TEST_EXPECT_MSG_LT(reps, 1.01, "REPS cannot beat the line rate, seed " << seed);
             ecmpSum += ecmp;
             repsSum += reps;
         }
         const double bound = 1.0 - std::exp(-1.0);
         NS_TEST_EXPECT_MSG_EQ_TOL(ecmpSum / 3.0, bound, 0.10, "ECMP mean throughput vs 1 - 1/e");
-        NS_TEST_EXPECT_MSG_GT(repsSum / 3.0, ecmpSum / 3.0 + 0.10, "REPS mean vs ECMP mean");
+        NS_TEST_EXPECT_MSG_GT(repsSum / 3.0, ecmpSum / 3.0 + 0.20, "REPS mean vs ECMP mean");
+    }
+};
+
+/// Selective repeat with the reorder-tolerant NACK rule still recovers real
+/// loss: PFC off and a 100 KB buffer drop packets of a sprayed permutation;
+/// every flow completes and every byte arrives.
+class SprayLossRecoveryTest : public TestCase
+{
+  public:
+    SprayLossRecoveryTest()
+        : TestCase("lossy fabric, sprayed permutation: selective repeat (NACK threshold 255) delivers all")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenario s;
+        std::string err;
+        bool ok = s.Select("leaf-spine", &err);
+        for (const char* kv : {"leaves=2", "spines=2", "hosts_per_leaf=4", "poisson_load=0",
+                               "permutation_bytes=2000000", "stop_ms=20", "cc=none", "spray=reps",
+                               "ev_bits=4", "pfc=false", "buffer_bytes=100000", "rto_us=200"})
+        {
+            ok = ok && s.SetPair(kv, &err);
+        }
+        NiccScenarioResult r;
+        ok = ok && s.Run(&r, &err);
+        NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+        NS_TEST_EXPECT_MSG_GT(r.drops, 0u, "the buffer is small enough to drop");
+        NS_TEST_EXPECT_MSG_GT(r.retxPackets, 0u, "drops were resent");
+        NS_TEST_EXPECT_MSG_EQ(r.Completed(), 8u, "every flow completes");
+        NS_TEST_EXPECT_MSG_EQ(r.bytesDelivered, 8u * 2000000u, "every byte delivered in order");
     }
 };
 
@@ -219,6 +256,7 @@ class NiccExperimentTestSuite : public TestSuite
     {
         AddTestCase(new CdfTest, TestCase::QUICK);
         AddTestCase(new PermutationEcmpVsSprayTest, TestCase::QUICK);
+        AddTestCase(new SprayLossRecoveryTest, TestCase::QUICK);
         AddTestCase(new RailVsLeafSpineHopsTest, TestCase::QUICK);
         AddTestCase(new HpccFatTreeTest, TestCase::QUICK);
     }
