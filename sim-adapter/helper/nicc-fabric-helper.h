@@ -3,7 +3,8 @@
  * shortest-path routes with every equal-cost next hop, test endpoints, and
  * stock topologies: N-to-1 incast on one switch; 2-level leaf-spine; 3-tier
  * fat-tree (pods of ToRs + aggregation, a core layer; HPCC's 320-host preset);
- * rail-optimized multi-rail (NIC i of every host on rail switch i).
+ * rail-optimized multi-rail (NIC i of every host on rail switch i); any
+ * topology from a file in the HPCC text format (BuildFromFile).
  *
  *   NiccFabricHelper fabric;
  *   fabric.SetMmuAttribute("BufferSize", UintegerValue(4000000));
@@ -29,6 +30,8 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 
+#include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -123,6 +126,56 @@ struct NiccRailTopology
     Ptr<Node> Nic(uint32_t host, uint32_t rail) const { return nics[host * rails + rail]; }
 };
 
+/// A topology file as parsed (nothing built yet). Format (the text format
+/// of the HPCC / ns-3-rdma simulations; '#' lines and blank lines ignored):
+///   N S L                       nodes, switches, links
+///   s_1 s_2 ... s_S             the switch node ids (0 .. N-1)
+///   a b rate delay error_rate   L lines, e.g. "0 4 100Gbps 1us 0"
+/// Every other node is a host with exactly one link, to a switch. Rates:
+/// a number with bps, Kbps, Mbps, Gbps or Tbps (or b/s, Kb/s, ...); delays:
+/// a number with s, ms, us, ns or ps (at least 1 ns); error_rate must be 0.
+struct NiccTopologySpec
+{
+    struct Link
+    {
+        uint32_t a;
+        uint32_t b;
+        uint64_t bps;
+        int64_t delayPs;
+        uint32_t line; ///< line number in the file (1-based)
+    };
+
+    std::string path;
+    uint32_t nodes{0};
+    std::vector<bool> isSwitch;     ///< [file node id]
+    std::vector<uint32_t> switches; ///< file ids, in the order of the switch line
+    std::vector<uint32_t> hosts;    ///< file ids of the hosts, ascending
+    std::vector<Link> links;        ///< in file order
+};
+
+/// A topology built from a NiccTopologySpec. hosts[i] is the i-th host in
+/// file node-id order; node[fileId] is the node of that file id.
+struct NiccFileTopology
+{
+    std::vector<Ptr<NiccSwitchNode>> switches; ///< same order as spec.switches
+    std::vector<Ptr<Node>> hosts;
+    std::vector<Ptr<NiccNetDevice>> hostDevices; ///< host side of each host's link
+    std::vector<uint32_t> hostFileIds;           ///< file id of hosts[i]
+    std::vector<uint32_t> hostSwitch;            ///< index into switches of hosts[i]'s switch
+    std::vector<Ptr<Node>> node;                 ///< [file id]
+    DataRate minFabricRate;                      ///< slowest switch-switch link (0 if none)
+};
+
+/// Shortest paths from one node over the links made by a helper (hosts
+/// other than the source do not relay): per node id, links on a shortest
+/// path (UINT32_MAX if unreachable) and the summed one-way delay of the first
+/// shortest path found (ns).
+struct NiccPathsFrom
+{
+    std::vector<uint32_t> links;
+    std::vector<double> delayNs;
+};
+
 /**
  * \ingroup nicc
  * \brief Topology and routing helper of the nicc fabric.
@@ -167,6 +220,23 @@ class NiccFabricHelper
     /// Rail-optimized multi-rail; installs routes.
     NiccRailTopology BuildRail(const NiccRailParams& p);
 
+    /// Read and check a topology file (format: NiccTopologySpec). False with
+    /// "path:line: message" naming the field on any error (bad count, id out
+    /// of range, duplicate switch id, self link, host without exactly one
+    /// link or linked to a host, unreachable host, bad rate or delay,
+    /// error_rate != 0, fewer or more links than L). Creates no nodes.
+    static bool ParseTopologyFile(const std::string& path, NiccTopologySpec* spec, std::string* error);
+    /// Nodes and links of a checked spec, in file id order; installs routes.
+    NiccFileTopology BuildFromSpec(const NiccTopologySpec& spec);
+    /// ParseTopologyFile + BuildFromSpec.
+    bool BuildFromFile(const std::string& path, NiccFileTopology* topo, std::string* error);
+
+    /// BFS from `src` over the links made here (see NiccPathsFrom).
+    NiccPathsFrom PathsFrom(Ptr<Node> src) const;
+    /// Switches on a shortest path between hosts a and b (1 = same switch);
+    /// 0 if b is unreachable.
+    uint32_t SwitchHops(Ptr<Node> a, Ptr<Node> b) const;
+
     const std::vector<Ptr<NiccSwitchNode>>& GetSwitches() const { return m_switches; }
     const std::vector<Ptr<Node>>& GetHosts() const { return m_hosts; }
 
@@ -181,6 +251,7 @@ class NiccFabricHelper
         Ptr<Node> b;
         uint32_t portA; ///< switch port index if a is a switch
         uint32_t portB;
+        Time delay;
     };
 
     ObjectFactory m_deviceFactory;

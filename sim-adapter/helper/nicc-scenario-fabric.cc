@@ -2,16 +2,20 @@
  * nicc-scenario-fabric.cc — NiccScenario::RunFabric: the leaf-spine and
  * ai-cluster scenarios (topology: leaf-spine from leaves / spines /
  * hosts_per_leaf / oversubscription, fat-tree from pods / tors_per_pod /
- * aggs_per_pod / cores, or rail from servers / rails / spines; a workload mix from NiccWorkload, switch and NIC load
+ * aggs_per_pod / cores, rail from servers / rails / spines, or a topology
+ * file (topology_file); a workload mix from NiccWorkload, switch and NIC load
  * balancing from switch_mode / spray) and their measurements: queue samples
  * of every switch egress port, PFC pause time, per-link utilization,
  * reordering distance, goodput per traffic kind over time, collective step
  * times, permutation throughput.
  *
- * Ideal FCT of a flow on its own path (H = 2 links under one edge switch,
- * 4 across leaves / ToRs of a pod / rails, 6 across fat-tree pods),
- * R_i the rate of link i, R_min the slowest, d the link delay:
- *   frames * 8 / R_min + 2 * H * d + sum_i last_frame * 8 / R_i
+ * Ideal FCT of a flow on its own path (H links on a shortest path between
+ * its hosts, by BFS: 2 under one edge switch, 4 across leaves / ToRs of a
+ * pod / rails, 6 across fat-tree pods; any count in a topology file), R_i the
+ * rate of link i (the hosts' own links at both ends, the slowest fabric
+ * link of the topology in between), R_min the slowest, D the summed one-way
+ * delay of the path (H * d with the stock topologies' uniform delay d):
+ *   frames * 8 / R_min + 2 * D + sum_i last_frame * 8 / R_i
  *     - last_frame * 8 / R_min + sum_i ack * 8 / R_i
  * (equal rates give the incast formula of nicc-scenario.h). With HPCC the
  * header counts the INT stack as stamped by the last switch of the path.
@@ -34,6 +38,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <memory>
 
 namespace ns3
@@ -298,7 +303,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
 {
     const auto wall0 = std::chrono::steady_clock::now();
     *r = NiccScenarioResult{};
-    r->scenario = m_name;
+    r->scenario = m_label.empty() ? m_name : m_label;
     r->fabric = true;
     const uint64_t seed = U("seed");
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
@@ -317,9 +322,9 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         return false;
     }
 
-    // Topology: hosts in groups of groupSize (leaf / ToR / server), each host
-    // under edge switch edgeOf, in fat-tree pod podOf (0 otherwise). A path
-    // crosses 1 switch on the same edge switch, 3 in the same pod, else 5.
+    // Topology: hosts in groups of groupSize (leaf / ToR / server / the hosts
+    // of one switch of a topology file), each host under edge switch edgeOf.
+    // Paths (switches crossed, delay) come from a BFS over the links.
     const std::string topo = Get("topology");
     const uint32_t leaves = static_cast<uint32_t>(U("leaves"));
     const uint32_t spines = static_cast<uint32_t>(U("spines"));
@@ -332,6 +337,9 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     uint32_t groups = leaves;
     uint32_t groupSize = hpl;
     uint32_t uplinksPerEdge = spines;
+    // topology=file: the file is read and checked before anything is built.
+    NiccTopologySpec spec;
+    uint64_t fileHostBps = 0; // slowest host link of the file
     if (topo == "fat-tree")
     {
         groups = pods * torsPerPod;
@@ -341,6 +349,52 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         groups = servers;
         groupSize = rails;
+    }
+    else if (topo == "file")
+    {
+        if (Get("topology_file").empty())
+        {
+            *error = "key 'topology_file': required with topology=file";
+            return false;
+        }
+        if (!NiccFabricHelper::ParseTopologyFile(Get("topology_file"), &spec, error))
+        {
+            *error = "key 'topology_file': " + *error;
+            return false;
+        }
+        // Hosts under one switch form a group (permutation traffic leaves its
+        // group, the interleaved ring crosses groups) when the hosts come in
+        // equal runs of consecutive ids per switch; else every host is a group.
+        std::vector<uint32_t> switchOf(spec.nodes, 0);
+        for (const auto& l : spec.links)
+        {
+            if (!spec.isSwitch[l.a] || !spec.isSwitch[l.b])
+            {
+                const uint32_t host = spec.isSwitch[l.a] ? l.b : l.a;
+                switchOf[host] = spec.isSwitch[l.a] ? l.a : l.b;
+                fileHostBps = fileHostBps == 0 ? l.bps : std::min(fileHostBps, l.bps);
+            }
+        }
+        const uint32_t n = static_cast<uint32_t>(spec.hosts.size());
+        auto sw = [&](uint32_t i) { return switchOf[spec.hosts[i]]; };
+        uint32_t run = 1;
+        while (run < n && sw(run) == sw(0))
+        {
+            ++run;
+        }
+        bool equalRuns = n % run == 0;
+        std::vector<bool> used(spec.nodes, false);
+        for (uint32_t i = 0; i < n && equalRuns; ++i)
+        {
+            if (i % run == 0)
+            {
+                equalRuns = !used[sw(i)];
+                used[sw(i)] = true;
+            }
+            equalRuns = equalRuns && sw(i) == sw(i - i % run);
+        }
+        groupSize = equalRuns ? run : 1;
+        groups = n / groupSize;
     }
     const uint32_t nHosts = groups * groupSize;
     if (nHosts < 2)
@@ -352,11 +406,10 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         return false;
     }
     const uint32_t mtu = static_cast<uint32_t>(U("mtu"));
-    const double hostBps = D("rate_gbps") * 1e9;
+    const double hostBps = topo == "file" ? static_cast<double>(fileHostBps) : D("rate_gbps") * 1e9;
     const double edgeHostBps = hostBps * (topo == "rail" ? servers : hpl);
-    const double fabricBps = D("fabric_rate_gbps") > 0
-                                 ? D("fabric_rate_gbps") * 1e9
-                                 : edgeHostBps / (uplinksPerEdge * D("oversubscription"));
+    double fabricBps = D("fabric_rate_gbps") > 0 ? D("fabric_rate_gbps") * 1e9
+                                                 : edgeHostBps / (uplinksPerEdge * D("oversubscription"));
     const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
     const std::string mode = Get("switch_mode");
 
@@ -382,7 +435,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     // Names and roles of the nodes, for link statistics and ideal FCTs.
     std::vector<std::string> name;
     std::vector<int32_t> edgeOf;
-    std::vector<int32_t> podOf;
+    std::vector<uint32_t> fileHostSwitch; // topology=file: index of host i's switch
+    std::vector<uint32_t> fileHostIds;    // topology=file: file node id of host i
     auto nameAll = [&](const std::vector<Ptr<NiccSwitchNode>>& sws, const std::string& prefix) {
         name.resize(NodeList::GetNNodes());
         for (size_t k = 0; k < sws.size(); ++k)
@@ -423,6 +477,21 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         nameAll(rt.spines, "spine");
         nameAll(rt.railSwitches, "rail");
     }
+    else if (topo == "file")
+    {
+        NiccFileTopology ft = fabric.BuildFromSpec(spec);
+        t.hosts = ft.hosts;
+        t.hostDevices = ft.hostDevices;
+        name.resize(NodeList::GetNNodes());
+        for (size_t k = 0; k < ft.switches.size(); ++k)
+        {
+            name[ft.switches[k]->GetId()] = "sw" + std::to_string(spec.switches[k]);
+        }
+        fileHostSwitch = ft.hostSwitch;
+        fileHostIds = ft.hostFileIds;
+        const uint64_t minFabric = ft.minFabricRate.GetBitRate();
+        fabricBps = minFabric > 0 ? static_cast<double>(minFabric) : hostBps;
+    }
     else
     {
         NiccLeafSpineTopology ls = fabric.BuildLeafSpine(leaves, spines, hpl, hostDr, fabricDr, delay);
@@ -432,11 +501,15 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         nameAll(ls.leaves, "leaf");
     }
     edgeOf.assign(NodeList::GetNNodes(), -1);
-    podOf.assign(NodeList::GetNNodes(), 0);
     for (uint32_t h = 0; h < nHosts; ++h)
     {
         const uint32_t id = t.hosts[h]->GetId();
-        if (topo == "rail")
+        if (topo == "file")
+        {
+            name[id] = "host" + std::to_string(fileHostIds[h]);
+            edgeOf[id] = static_cast<int32_t>(fileHostSwitch[h]);
+        }
+        else if (topo == "rail")
         {
             name[id] = "server" + std::to_string(h / rails) + "nic" + std::to_string(h % rails);
             edgeOf[id] = static_cast<int32_t>(h % rails);
@@ -445,7 +518,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         {
             name[id] = "host" + std::to_string(h);
             edgeOf[id] = static_cast<int32_t>(h / hpl);
-            podOf[id] = topo == "fat-tree" ? static_cast<int32_t>(h / hpl / torsPerPod) : 0;
         }
     }
     // Fixed RNG streams: a run depends on `seed` only.
@@ -555,11 +627,29 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->hostRateGbps = hostBps / 1e9;
     r->flows = nics.GetFlowRecords();
     const bool intOn = Get("cc") == "hpcc";
-    const double d = static_cast<double>(delay.GetNanoSeconds());
+    // Each flow's path: switches crossed and summed link delay of a shortest
+    // path (BFS over the links; every stock topology is symmetric, so this is
+    // 1 / 3 / 5 switches as its shape says), host link rates at both ends
+    // and the slowest fabric link in between.
+    std::vector<double> hostBpsOf(NodeList::GetNNodes(), hostBps);
+    if (topo == "file")
+    {
+        for (const auto& dev : t.hostDevices)
+        {
+            hostBpsOf[dev->GetNode()->GetId()] = static_cast<double>(dev->GetDataRate().GetBitRate());
+        }
+    }
+    std::map<uint32_t, NiccPathsFrom> pathsFrom;
     for (const auto& f : r->flows)
     {
-        const bool local = edgeOf[f.src] == edgeOf[f.dst];
-        const uint32_t switches = local ? 1 : (podOf[f.src] == podOf[f.dst] ? 3 : 5);
+        auto it = pathsFrom.find(f.src);
+        if (it == pathsFrom.end())
+        {
+            it = pathsFrom.emplace(f.src, fabric.PathsFrom(NodeList::GetNode(f.src))).first;
+        }
+        const uint32_t links = it->second.links[f.dst];
+        const uint32_t switches = links >= 2 && links != UINT32_MAX ? links - 1 : 1;
+        const double pathDelayNs = it->second.delayNs[f.dst];
         const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
         const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
         const uint64_t full = f.sizeBytes / mtu;
@@ -567,10 +657,10 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         const double frames = static_cast<double>(f.sizeBytes + (full + (rest ? 1 : 0)) * hdr);
         const double last = static_cast<double>((rest ? rest : mtu) + hdr);
         std::vector<double> rates(switches + 1, fabricBps);
-        rates.front() = hostBps;
-        rates.back() = hostBps;
+        rates.front() = hostBpsOf[f.src];
+        rates.back() = hostBpsOf[f.dst];
         const double rmin = *std::min_element(rates.begin(), rates.end());
-        double ns = frames * 8e9 / rmin + 2.0 * static_cast<double>(rates.size()) * d - last * 8e9 / rmin;
+        double ns = frames * 8e9 / rmin + 2.0 * pathDelayNs - last * 8e9 / rmin;
         for (double rate : rates)
         {
             ns += (last + ack) * 8e9 / rate;

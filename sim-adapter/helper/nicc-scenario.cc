@@ -83,12 +83,16 @@ const std::vector<NiccScenarioKey> kKeys = {
     {"seed", "uint", 1, U32, "1", "seed of every random choice (RED draws, spray, workloads)"},
     {"scheduler", "pq|map", 0, 0, "pq", "ns-3 core scheduler: PriorityQueue or Map"},
     // Fabric scenarios (leaf-spine, ai-cluster).
-    {"topology", "leaf-spine|fat-tree|rail", 0, 0, "leaf-spine",
+    {"topology", "leaf-spine|fat-tree|rail|file", 0, 0, "leaf-spine",
      "fabric: leaf-spine (leaves, spines, hosts_per_leaf); fat-tree (pods, tors_per_pod, "
      "aggs_per_pod, cores, hosts_per_leaf = hosts per ToR; HPCC's 320 hosts: "
      "hosts_per_leaf=16,fabric_rate_gbps=400,buffer_bytes=32000000); rail (servers x rails "
      "NICs, NIC i on rail switch i, rail switches joined by `spines` spines; each NIC is its "
-     "own endpoint)"},
+     "own endpoint); file (nodes, switches and links from topology_file; link rates and "
+     "delays from the file, rate_gbps / delay_ns / fabric_rate_gbps unused)"},
+    {"topology_file", "string", 0, 0, "",
+     "topology=file: path of a topology file in the HPCC text format (first line 'N S L', "
+     "then the S switch ids, then L lines 'a b rate delay error_rate'; see docs/experiments.md)"},
     {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
     {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
     {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
@@ -463,10 +467,13 @@ NiccScenario::Select(const std::string& name, std::string* error)
 {
     if (std::find(Names().begin(), Names().end(), name) == Names().end())
     {
-        *error = "unknown scenario '" + name + "' (built-in: incast, fairness, leaf-spine, ai-cluster)";
+        *error = "unknown scenario '" + name +
+                 "' (built-in: incast, fairness, leaf-spine, ai-cluster; or a scenario file: a "
+                 "path ending in .toml)";
         return false;
     }
     m_name = name;
+    m_label.clear();
     m_values.clear();
     for (const auto& k : kKeys)
     {
@@ -584,7 +591,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     }
     const auto wall0 = std::chrono::steady_clock::now();
     *r = NiccScenarioResult{};
-    r->scenario = m_name;
+    r->scenario = m_label.empty() ? m_name : m_label;
     RngSeedManager::SetSeed(static_cast<uint32_t>(U("seed")));
     RngSeedManager::SetRun(1);
     ObjectFactory sched;

@@ -17,8 +17,8 @@
  *   leaf-spine  `leaves` x `spines` x `hosts_per_leaf`, workload mix from keys
  *               (poisson_load, incast_load, permutation_bytes, allreduce_bytes);
  *               key `topology` = leaf-spine (default), fat-tree (pods, tors_per_pod,
- *               aggs_per_pod, cores) or rail (servers x rails NICs) for both
- *               fabric scenarios
+ *               aggs_per_pod, cores), rail (servers x rails NICs) or file
+ *               (topology_file, HPCC text format) for both fabric scenarios
  *   ai-cluster  the default experiment: 4 x 4 x 8 hosts at 100 Gb/s, ring
  *               all-reduce + Poisson background (FB Hadoop) + incast bursts
  * The fabric scenarios are in nicc-scenario-fabric.cc; ideal FCT there uses
@@ -161,6 +161,10 @@ class NiccScenario
     /// "key=value" form of Set.
     bool SetPair(const std::string& pair, std::string* error);
     std::string Get(const std::string& key) const;
+    /// Name the result carries (NiccScenarioResult::scenario) instead of the
+    /// built-in scenario's; empty = the built-in name. Select() clears it.
+    void SetLabel(const std::string& label) { m_label = label; }
+    const std::string& GetLabel() const { return m_label; }
     const std::string& GetName() const { return m_name; }
     /// Print progress (simulated time, %, events/s) to stderr every second
     /// of wall time once a run has lasted 2 s.
@@ -187,6 +191,7 @@ class NiccScenario
     double D(const char* key) const;
     bool B(const char* key) const;
 
+    std::string m_label;
     std::string m_name;
     std::map<std::string, std::string> m_values;
     bool m_progress{false};

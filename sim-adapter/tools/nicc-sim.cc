@@ -1,13 +1,16 @@
 /*
- * nicc-sim.cc — runs a built-in nicc ns-3 scenario and writes its results:
- * DIR/fct.csv (one line per flow) and DIR/summary.json.
+ * nicc-sim.cc — runs a nicc ns-3 scenario (built-in, or a TOML scenario
+ * file) and writes its results: DIR/fct.csv (one line per flow) and
+ * DIR/summary.json.
  *
  *   nicc-sim --scenario incast --set cc=hpcc --set senders=8 --out /tmp/run1
  *   nicc-sim --scenario fairness --set cc=dcqcn,stop_ms=10 --out /tmp/fair
- *   nicc-sim --help                    # flags and every scenario key
+ *   nicc-sim --scenario sim-adapter/scenarios/ai-cluster.toml --set stop_ms=2
+ *   nicc-sim --help                    # flags and every scenario key (exit 0)
  *
- * Exit status: 0 on success; 2 on an unknown scenario, key or a bad value
- * (the message names it) or when the outputs cannot be written.
+ * Exit status: 0 on success (and for --help); 2 on an unknown scenario, key
+ * or a bad value, a bad scenario or topology file (the message names it, with
+ * file:line) or when the outputs cannot be written.
  * Progress (simulated time, %, events/s) goes to stderr once a run has
  * taken 2 s of wall time.
  */
@@ -15,6 +18,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 
 #include <nlohmann/json.hpp>
@@ -29,7 +33,8 @@
 #include <vector>
 
 ABSL_FLAG(std::string, scenario, "incast",
-          "built-in scenario: incast, fairness, leaf-spine or ai-cluster");
+          "built-in scenario (incast, fairness, leaf-spine or ai-cluster) or a scenario file "
+          "(a path ending in .toml, or any existing file)");
 ABSL_FLAG(std::vector<std::string>,
           set,
           {},
@@ -276,29 +281,81 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
     return links && qcdf && ts && cs;
 }
 
+// --help text: the usage message and this tool's flags, on stdout.
+void
+PrintHelp()
+{
+    std::string text = std::string("nicc-sim: ") + std::string(absl::ProgramUsageMessage()) + "\nFlags:\n";
+    for (const char* name : {"scenario", "set", "out", "progress"})
+    {
+        const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
+        if (!f)
+        {
+            continue;
+        }
+        text += "  --" + std::string(name) + "  " + f->Help() + "\n      default: " +
+                (f->DefaultValue().empty() ? std::string("\"\"") : f->DefaultValue()) + "\n";
+    }
+    text += "  --help, -h  this text (exit status 0)\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
     absl::SetProgramUsageMessage(
-        "runs a built-in nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json.\n\n"
-        "  nicc-sim --scenario incast|fairness|leaf-spine|ai-cluster [--set key=value]... [--out DIR]\n\n"
+        "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json.\n\n"
+        "  nicc-sim --scenario incast|fairness|leaf-spine|ai-cluster [--set key=value]... [--out DIR]\n"
+        "  nicc-sim --scenario FILE.toml [--set key=value]... [--out DIR]\n\n"
         "Scenarios: incast = `senders` hosts each send size_bytes to one receiver over\n"
         "one switch; fairness = 2 long flows to one receiver, the second stagger_us\n"
         "later; leaf-spine = leaves x spines x hosts_per_leaf with a workload mix\n"
         "(poisson_load, incast_load, permutation_bytes, allreduce_bytes; default 30%\n"
         "FB Hadoop Poisson); ai-cluster = the default experiment: 4 x 4 x 8 hosts at\n"
         "100 Gb/s, ring all-reduce + 20% Poisson background + 5% incast bursts.\n"
-        "Both fabric scenarios take topology=leaf-spine|fat-tree|rail: fat-tree =\n"
+        "Both fabric scenarios take topology=leaf-spine|fat-tree|rail|file: fat-tree =\n"
         "pods x (tors_per_pod ToRs + aggs_per_pod aggs) + cores, hosts_per_leaf per ToR\n"
         "(HPCC's 320 hosts: topology=fat-tree,hosts_per_leaf=16,fabric_rate_gbps=400,\n"
         "buffer_bytes=32000000); rail = servers x rails NICs, NIC i on rail switch i,\n"
         "rails joined by `spines` spines (each NIC is its own endpoint node).\n"
+        "topology=file reads topology_file (HPCC text format: 'N S L', the switch\n"
+        "ids, then L lines 'a b 100Gbps 1us 0'; other nodes are hosts, one link each).\n"
         "Fabric scenarios also write links.csv, queue_cdf.csv, timeseries.csv and\n"
-        "collective.csv (scripts/plot.py draws them). Exit status 2 on an unknown\n"
-        "scenario or key or a bad value.\n\n" +
+        "collective.csv (scripts/plot.py draws them).\n\n"
+        "Scenario files (TOML, see docs/experiments.md): base = \"ai-cluster\" (the\n"
+        "built-in scenario whose defaults apply first; default leaf-spine), optional\n"
+        "name = \"...\" (the result's scenario name), then any scenario key, at the top\n"
+        "level or grouped in tables ([fabric], [workload], [cc], [nic], ...: the table\n"
+        "name only groups, keys keep their full names). --set overrides apply after the\n"
+        "file; relative topology_file / cdf_file paths are relative to the file.\n"
+        "Examples: sim-adapter/scenarios/*.toml.\n\n"
+        "Exit status 2 on an unknown scenario or key, a bad value or a bad scenario or\n"
+        "topology file (the message names the file and line).\n\n" +
         ns3::NiccScenario::KeyHelp());
+
+    // Abseil's --help exits 1 and prints to stderr; help is not an error.
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string a = argv[i];
+        if (a == "--") // the rest are positional
+        {
+            break;
+        }
+        if (a == "--help" || a == "-help" || a == "-h" || a == "--helpfull" || a == "-helpfull" ||
+            a == "--helpshort" || a == "-helpshort")
+        {
+            PrintHelp();
+            return 0;
+        }
+        if ((a == "--set" || a == "-set" || a == "--scenario" || a == "-scenario" || a == "--out" ||
+             a == "-out") &&
+            i + 1 < argc)
+        {
+            ++i; // a flag's value, even if it reads "-h"
+        }
+    }
 
     // absl keeps only the last occurrence of a flag: collect every --set first.
     std::vector<std::string> pairs;
@@ -332,7 +389,10 @@ main(int argc, char* argv[])
 
     ns3::NiccScenario scenario;
     std::string error;
-    if (!scenario.Select(absl::GetFlag(FLAGS_scenario), &error))
+    const std::string which = absl::GetFlag(FLAGS_scenario);
+    const bool ok = ns3::NiccIsScenarioFile(which) ? ns3::NiccLoadScenarioFile(which, &scenario, &error)
+                                                   : scenario.Select(which, &error);
+    if (!ok)
     {
         std::fprintf(stderr, "nicc-sim: --scenario: %s\n", error.c_str());
         return 2;

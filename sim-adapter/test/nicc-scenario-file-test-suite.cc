@@ -1,0 +1,423 @@
+/*
+ * nicc-scenario-file-test-suite.cc — scenario files and topology files
+ * ("nicc-scenario-file"):
+ *   - a TOML scenario file sets its keys (top level and inside [table]
+ *     groups), base and name apply, relative path keys resolve against the
+ *     file's directory, later Set calls (--set) win; the shipped examples
+ *     load (ai-cluster.toml equals the built-in ai-cluster);
+ *   - each malformed scenario file (syntax error, unknown key, key that
+ *     needs its table prefix, wrong type, out of range, array, nested table,
+ *     bad base) fails with a message naming file:line;
+ *   - a topology file builds, routes (ECMP over both spines), gives 1 switch
+ *     hop inside a leaf and 3 across, and a short permutation run on it
+ *     completes every flow with 0 drops;
+ *   - each malformed topology file fails naming file:line and the field.
+ * Inputs are written to a fresh temporary directory. ~1 s.
+ *
+ *   ./nicc-sim-test-runner --suite=nicc-scenario-file --verbose
+ */
+#include "ns3/nicc-module.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+// A fresh directory under the system temp directory, one per test case.
+fs::path
+TempDir(const std::string& tag)
+{
+    const fs::path dir = fs::temp_directory_path() /
+                         ("nicc-scenario-file-test-" + std::to_string(::getpid()) + "-" + tag);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string
+Write(const fs::path& dir, const std::string& name, const std::string& text)
+{
+    const fs::path p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+bool
+Contains(const std::string& s, const std::string& part)
+{
+    return s.find(part) != std::string::npos;
+}
+
+// The shipped examples (sim-adapter/scenarios/, next to the data directory).
+std::string
+Shipped(const std::string& name)
+{
+    return (fs::path(NiccScenario::DataDir()) / ".." / "scenarios" / name).lexically_normal().string();
+}
+
+// 2 leaves (8, 9) x 4 hosts (0-7), 2 spines (10, 11); the shipped example's shape.
+const char* const kClos = "# comment line\n"
+                          "12 4 12\n"
+                          "\n"
+                          "8 9 10 11\n"
+                          "0 8 100Gbps 1us 0\n"
+                          "1 8 100Gbps 1us 0\n"
+                          "2 8 100Gbps 1us 0\n"
+                          "3 8 100Gbps 1us 0\n"
+                          "4 9 100Gbps 1000ns 0\n"
+                          "5 9 100Gbps 1000ns 0\n"
+                          "6 9 100Gbps 1000ns 0\n"
+                          "7 9 100Gbps 1000ns 0\n"
+                          "8 10 400Gbps 1us 0\n"
+                          "8 11 400Gbps 1us 0\n"
+                          "9 10 400Gbps 1us 0\n"
+                          "9 11 400Gbps 1us 0\n";
+
+class TomlKeysTest : public TestCase
+{
+  public:
+    TomlKeysTest()
+        : TestCase("TOML scenario file: keys at top level and in tables, base, name, paths, --set after")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const fs::path dir = TempDir("keys");
+        const std::string path = Write(dir, "good.toml",
+                                       "# a scenario file\n"
+                                       "base = \"ai-cluster\"\n"
+                                       "name = \"my-run\"\n"
+                                       "stop_ms = 3\n"
+                                       "[fabric]\n"
+                                       "leaves = 2\n"
+                                       "oversubscription = 1.5\n"
+                                       "topology_file = \"topo/x.topo\"\n"
+                                       "[cc]\n"
+                                       "cc = \"hpcc\"\n"
+                                       "ecn = false\n"
+                                       "[workload]\n"
+                                       "poisson_load = 0.3\n"
+                                       "incast_bytes = 1e5\n");
+        NiccScenario s;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(path, &s, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.GetName(), "ai-cluster", "base");
+        NS_TEST_EXPECT_MSG_EQ(s.GetLabel(), "my-run", "name");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("stop_ms"), "3", "top-level integer");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("leaves"), "2", "[fabric] integer");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("oversubscription"), "1.5", "float");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("poisson_load"), "0.3", "float, shortest form");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("incast_bytes"), "100000", "float with an integral value");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("cc"), "hpcc", "[cc] string");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("ecn"), "false", "boolean");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("allreduce_bytes"), "8000000", "unset key: the base's default");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("topology_file"), (dir / "topo" / "x.topo").string(),
+                              "relative path: from the file's directory");
+        NS_TEST_ASSERT_MSG_EQ(s.SetPair("leaves=3", &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Get("leaves"), "3", "--set after the file wins");
+
+        // No base: leaf-spine.
+        const std::string plain = Write(dir, "plain.toml", "spines = 2\n");
+        NiccScenario p;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(plain, &p, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(p.GetName(), "leaf-spine", "default base");
+        NS_TEST_EXPECT_MSG_EQ(p.GetLabel(), "", "no name");
+        NS_TEST_EXPECT_MSG_EQ(p.Get("spines"), "2", "key");
+
+        NS_TEST_EXPECT_MSG_EQ(NiccIsScenarioFile("x.toml"), true, ".toml");
+        NS_TEST_EXPECT_MSG_EQ(NiccIsScenarioFile("incast"), false, "built-in name");
+        NS_TEST_EXPECT_MSG_EQ(NiccIsScenarioFile(plain), true, "existing file");
+        fs::remove_all(dir);
+    }
+};
+
+class ShippedExamplesTest : public TestCase
+{
+  public:
+    ShippedExamplesTest()
+        : TestCase("shipped scenario files load; ai-cluster.toml equals the built-in ai-cluster")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string err;
+        NiccScenario file;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(Shipped("ai-cluster.toml"), &file, &err), true, err);
+        NiccScenario builtIn;
+        NS_TEST_ASSERT_MSG_EQ(builtIn.Select("ai-cluster", &err), true, err);
+        for (const auto& k : NiccScenario::Keys())
+        {
+            NS_TEST_EXPECT_MSG_EQ(file.Get(k.name), builtIn.Get(k.name), "key " << k.name);
+        }
+        NiccScenario ft;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(Shipped("fat-tree-hadoop.toml"), &ft, &err), true, err);
+        const std::vector<std::pair<std::string, std::string>> want = {
+            {"topology", "fat-tree"}, {"hosts_per_leaf", "16"}, {"fabric_rate_gbps", "400"},
+            {"buffer_bytes", "32000000"}, {"cdf", "fbhdp"}, {"poisson_load", "0.3"},
+            {"incast_load", "0.02"}, {"cc", "hpcc"}, {"stop_ms", "10"}};
+        for (const auto& [k, v] : want)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ft.Get(k), v, "fat-tree-hadoop.toml: " << k);
+        }
+        NiccScenario clos;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(Shipped("small-clos.toml"), &clos, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(clos.Get("topology"), "file", "small-clos.toml");
+        NS_TEST_EXPECT_MSG_EQ(clos.Get("topology_file"), Shipped("small-clos.topo"),
+                              "topology_file next to the TOML file");
+    }
+};
+
+class TomlErrorsTest : public TestCase
+{
+  public:
+    TomlErrorsTest()
+        : TestCase("malformed scenario files: the error names file:line and the problem")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            const char* text;
+            const char* where; ///< "name.toml:line:" expected in the message
+            const char* what;  ///< another part expected in the message
+        };
+        const std::vector<Case> cases = {
+            {"base = \"leaf-spine\"\nstop_ms = = 3\n", ":2:", "syntax error"},
+            {"[fabric\nleaves = 2\n", ":1:", "syntax error"},
+            {"base = \"leaf-spine\"\n[fabric]\nleafs = 4\n", ":3:1:", "did you mean 'leaves'"},
+            {"# c\n[dcqcn]\nprofile = \"paper\"\n", ":3:", "dcqcn_profile"},
+            {"leaves = \"four\"\n", ":1:", "key 'leaves'"},
+            {"base = \"ai-cluster\"\n\n[fabric]\nleaves = 0\n", ":4:", "out of range"},
+            {"stop_ms = true\n", ":1:", "expected a number"},
+            {"cc = 3\n", ":1:", "expected one of"},
+            {"[fabric]\nleaves = 2\nspines = [1, 2]\n", ":3:", "array"},
+            {"ports = [1, 2]\n", ":1:", "array"},
+            {"[fabric]\nleaves = 2\n[fabric.inner]\nspines = 2\n", ":3:", "tables inside tables"},
+            {"base = \"nope\"\n", ":1:", "unknown scenario 'nope'"},
+            {"name = 7\n", ":1:", "must be a string"},
+            {"start = 1979-05-27\n", ":1:", "unknown key"},
+            {"[fabric]\nstop_ms = 1979-05-27\n", ":2:", "date"},
+        };
+        const fs::path dir = TempDir("errors");
+        for (size_t i = 0; i < cases.size(); ++i)
+        {
+            const std::string name = "bad" + std::to_string(i) + ".toml";
+            const std::string path = Write(dir, name, cases[i].text);
+            NiccScenario s;
+            std::string err;
+            NS_TEST_EXPECT_MSG_EQ(NiccLoadScenarioFile(path, &s, &err), false, "case " << i << " loads");
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, name + cases[i].where), true,
+                                  "case " << i << ": '" << err << "' lacks " << name << cases[i].where);
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, cases[i].what), true,
+                                  "case " << i << ": '" << err << "' lacks '" << cases[i].what << "'");
+        }
+        NiccScenario s;
+        std::string err;
+        NS_TEST_EXPECT_MSG_EQ(NiccLoadScenarioFile((dir / "missing.toml").string(), &s, &err), false,
+                              "missing file");
+        NS_TEST_EXPECT_MSG_EQ(Contains(err, "missing.toml"), true, err);
+        fs::remove_all(dir);
+    }
+};
+
+class TopologyFileTest : public TestCase
+{
+  public:
+    TopologyFileTest()
+        : TestCase("topology file: builds, ECMP routes, BFS hops 1 and 3, a permutation run completes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const fs::path dir = TempDir("topo");
+        const std::string path = Write(dir, "clos.topo", kClos);
+        std::string err;
+        {
+            NiccFabricHelper fabric;
+            NiccFileTopology t;
+            NS_TEST_ASSERT_MSG_EQ(fabric.BuildFromFile(path, &t, &err), true, err);
+            NS_TEST_ASSERT_MSG_EQ(t.switches.size(), 4u, "switches");
+            NS_TEST_ASSERT_MSG_EQ(t.hosts.size(), 8u, "hosts");
+            NS_TEST_EXPECT_MSG_EQ(t.hostFileIds[5], 5u, "hosts in file id order");
+            NS_TEST_EXPECT_MSG_EQ(t.hostSwitch[5], 1u, "host 5 under switch index 1 (node 9)");
+            NS_TEST_EXPECT_MSG_EQ(t.hostDevices[0]->GetDataRate(), DataRate("100Gbps"), "host rate");
+            NS_TEST_EXPECT_MSG_EQ(t.minFabricRate, DataRate("400Gbps"), "fabric rate");
+            NS_TEST_EXPECT_MSG_EQ(t.switches[0]->GetNPorts(), 6u, "leaf: 4 hosts + 2 spines");
+            NS_TEST_EXPECT_MSG_EQ(t.switches[0]->GetRoute(t.hosts[4]->GetId()).size(), 2u,
+                                  "leaf to the other leaf's host: via either spine");
+            NS_TEST_EXPECT_MSG_EQ(t.switches[0]->GetRoute(t.hosts[1]->GetId()).size(), 1u,
+                                  "leaf to its own host: one port");
+            NS_TEST_EXPECT_MSG_EQ(fabric.SwitchHops(t.hosts[0], t.hosts[1]), 1u, "same leaf");
+            NS_TEST_EXPECT_MSG_EQ(fabric.SwitchHops(t.hosts[0], t.hosts[4]), 3u, "across leaves");
+            const NiccPathsFrom p = fabric.PathsFrom(t.hosts[0]);
+            NS_TEST_EXPECT_MSG_EQ_TOL(p.delayNs[t.hosts[7]->GetId()], 4000.0, 1e-9, "4 links of 1 us");
+            Simulator::Destroy();
+        }
+        {
+            // The shipped example has the same shape.
+            NiccFabricHelper fabric;
+            NiccFileTopology t;
+            NS_TEST_ASSERT_MSG_EQ(fabric.BuildFromFile(Shipped("small-clos.topo"), &t, &err), true, err);
+            NS_TEST_EXPECT_MSG_EQ(fabric.SwitchHops(t.hosts[0], t.hosts[3]), 1u, "example: same leaf");
+            NS_TEST_EXPECT_MSG_EQ(fabric.SwitchHops(t.hosts[0], t.hosts[4]), 3u, "example: across leaves");
+            Simulator::Destroy();
+        }
+        {
+            NiccScenario s;
+            bool ok = s.Select("leaf-spine", &err);
+            const std::vector<std::string> sets = {"topology=file", "topology_file=" + path,
+                                                   "poisson_load=0", "permutation_bytes=200000",
+                                                   "stop_ms=1", "cc=dcqcn"};
+            for (const std::string& kv : sets)
+            {
+                ok = ok && s.SetPair(kv, &err);
+            }
+            NiccScenarioResult r;
+            ok = ok && s.Run(&r, &err);
+            NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+            NS_TEST_EXPECT_MSG_EQ(r.hosts, 8u, "hosts");
+            NS_TEST_EXPECT_MSG_EQ(r.flows.size(), 8u, "one permutation flow per host");
+            NS_TEST_EXPECT_MSG_EQ(r.Completed(), 8u, "every flow completes");
+            NS_TEST_EXPECT_MSG_EQ(r.drops, 0u, "lossless");
+            NS_TEST_EXPECT_MSG_EQ(r.hostRateGbps, 100.0, "host rate from the file");
+            for (size_t i = 0; i < r.flows.size(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_GT(r.idealFctNs[i], 0, "ideal FCT");
+                NS_TEST_EXPECT_MSG_GT(static_cast<double>(r.flows[i].fctNs), 0.95 * r.idealFctNs[i],
+                                      "FCT no less than the ideal (cross-leaf, 3 switches)");
+            }
+            bool named = false;
+            for (const auto& l : r.links)
+            {
+                named = named || (l.from == "sw8" && l.to == "sw10" && l.kind == "fabric");
+            }
+            NS_TEST_EXPECT_MSG_EQ(named, true, "links named sw<id> / host<id>");
+        }
+        {
+            NiccScenario s;
+            bool ok = s.Select("leaf-spine", &err) && s.SetPair("topology=file", &err);
+            NiccScenarioResult r;
+            NS_TEST_EXPECT_MSG_EQ(ok && s.Run(&r, &err), false, "topology=file without a file");
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, "topology_file"), true, err);
+        }
+        fs::remove_all(dir);
+    }
+};
+
+class TopologyFileErrorsTest : public TestCase
+{
+  public:
+    TopologyFileErrorsTest()
+        : TestCase("malformed topology files: the error names file:line and the field")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Base: hosts 0-3, switches 4 and 5; 0,1 on 4; 2,3 on 5; 4-5 linked.
+        const std::string head = "6 2 5\n4 5\n";
+        const std::string ok = "0 4 100Gbps 1us 0\n1 4 100Gbps 1us 0\n2 5 100Gbps 1us 0\n"
+                               "3 5 100Gbps 1us 0\n";
+        const std::string fab = "4 5 400Gbps 1us 0\n";
+        struct Case
+        {
+            std::string text;
+            const char* where;
+            const char* what;
+        };
+        const std::vector<Case> cases = {
+            {"", ":0:", "empty"},
+            {"6 2\n4 5\n" + ok + fab, ":1:", "header"},
+            {"x 2 5\n4 5\n" + ok + fab, ":1:", "N (nodes)"},
+            {"6 9 5\n4 5\n" + ok + fab, ":1:", "S (switches)"},
+            {"6 2 -1\n4 5\n" + ok + fab, ":1:", "L (links)"},
+            {"6 2 5\n4 9\n" + ok + fab, ":2:", "switch ids"},
+            {"6 2 5\n4 4\n" + ok + fab, ":2:", "duplicate switch id 4"},
+            {"6 2 5\n4\n" + ok + fab, ":2:", "expected S = 2"},
+            {head + ok + "4 4 400Gbps 1us 0\n", ":7:", "self link"},
+            {head + ok + "4 7 400Gbps 1us 0\n", ":7:", "field b"},
+            {head + ok + "4 5 100Gbsp 1us 0\n", ":7:", "field rate"},
+            {head + ok + "4 5 fastGbps 1us 0\n", ":7:", "field rate"},
+            {head + ok + "4 5 400Gbps 1xs 0\n", ":7:", "field delay"},
+            {head + ok + "4 5 400Gbps 0ns 0\n", ":7:", "field delay"},
+            {head + ok + "4 5 400Gbps 1us 0.01\n", ":7:", "error_rate"},
+            {head + ok + "4 5 400Gbps 1us\n", ":7:", "fields"},
+            {head + ok, ":6:", "fewer links than L = 5"},
+            {head + ok + fab + fab, ":8:", "more links than L = 5"},
+            {head + ok + "0 5 100Gbps 1us 0\n", ":7:", "second link"},
+            {head + "0 4 100Gbps 1us 0\n1 4 100Gbps 1us 0\n2 5 100Gbps 1us 0\n4 5 400Gbps 1us 0\n"
+                    "4 5 400Gbps 1us 0\n",
+             ":2:", "host 3"},
+            {head + ok + "0 1 100Gbps 1us 0\n", ":7:", "both ends"},
+            {"6 2 4\n4 5\n" + ok, ":5:", "unreachable"},
+            // Comments and blank lines keep the line count honest.
+            {"# topology\n\n6 2 5\n# switches\n4 5\n" + ok + "\n4 5 400Gbps 1us 7\n", ":11:", "error_rate"},
+        };
+        const fs::path dir = TempDir("topo-errors");
+        for (size_t i = 0; i < cases.size(); ++i)
+        {
+            const std::string name = "bad" + std::to_string(i) + ".topo";
+            const std::string path = Write(dir, name, cases[i].text);
+            NiccTopologySpec spec;
+            std::string err;
+            NS_TEST_EXPECT_MSG_EQ(NiccFabricHelper::ParseTopologyFile(path, &spec, &err), false,
+                                  "case " << i << " parses");
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, name + cases[i].where), true,
+                                  "case " << i << ": '" << err << "' lacks " << name << cases[i].where);
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, cases[i].what), true,
+                                  "case " << i << ": '" << err << "' lacks '" << cases[i].what << "'");
+        }
+        // The good base parses; through a scenario, an error keeps file:line.
+        NiccTopologySpec spec;
+        std::string err;
+        const std::string good = Write(dir, "good.topo", head + ok + fab);
+        NS_TEST_EXPECT_MSG_EQ(NiccFabricHelper::ParseTopologyFile(good, &spec, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(spec.hosts.size(), 4u, "hosts");
+        const std::string bad = Write(dir, "run.topo", head + ok + "4 5 400Gbps 1us 1\n");
+        NiccScenario s;
+        bool ok2 = s.Select("leaf-spine", &err) && s.SetPair("topology=file", &err) &&
+                   s.SetPair("topology_file=" + bad, &err);
+        NiccScenarioResult r;
+        NS_TEST_EXPECT_MSG_EQ(ok2 && s.Run(&r, &err), false, "run with a bad topology file");
+        NS_TEST_EXPECT_MSG_EQ(Contains(err, "run.topo:7:"), true, err);
+        fs::remove_all(dir);
+    }
+};
+
+class NiccScenarioFileTestSuite : public TestSuite
+{
+  public:
+    NiccScenarioFileTestSuite()
+        : TestSuite("nicc-scenario-file", UNIT)
+    {
+        AddTestCase(new TomlKeysTest, TestCase::QUICK);
+        AddTestCase(new ShippedExamplesTest, TestCase::QUICK);
+        AddTestCase(new TomlErrorsTest, TestCase::QUICK);
+        AddTestCase(new TopologyFileTest, TestCase::QUICK);
+        AddTestCase(new TopologyFileErrorsTest, TestCase::QUICK);
+    }
+};
+
+NiccScenarioFileTestSuite g_niccScenarioFileTestSuite;
+
+} // namespace
