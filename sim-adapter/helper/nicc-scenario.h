@@ -161,11 +161,11 @@ class NiccScenario
     /// "key=value" form of Set.
     bool SetPair(const std::string& pair, std::string* error);
     std::string Get(const std::string& key) const;
+    const std::string& GetName() const { return m_name; }
     /// Name the result carries (NiccScenarioResult::scenario) instead of the
     /// built-in scenario's; empty = the built-in name. Select() clears it.
     void SetLabel(const std::string& label) { m_label = label; }
     const std::string& GetLabel() const { return m_label; }
-    const std::string& GetName() const { return m_name; }
     /// Print progress (simulated time, %, events/s) to stderr every second
     /// of wall time once a run has lasted 2 s.
     void SetProgress(bool on) { m_progress = on; }
@@ -191,8 +191,8 @@ class NiccScenario
     double D(const char* key) const;
     bool B(const char* key) const;
 
-    std::string m_label;
     std::string m_name;
+    std::string m_label;
     std::map<std::string, std::string> m_values;
     bool m_progress{false};
 };
