@@ -186,7 +186,7 @@ struct FabricSampler
         out->seriesTimeUs.push_back(Simulator::Now().GetSeconds() * 1e6);
         out->seriesGbpsByKind.push_back(gbps);
         const bool allDone = nics->GetNCompleted() == nics->GetNFlows() &&
-                             (work->AllReduceSteps() == 0 || work->AllReduceDone()) &&
+                             work->CollectivesDone() &&
                              (!hasPermutation || !work->GetPermutation().empty()) &&
                              nics->GetNFlows() > 0;
         if (finite && allDone)
@@ -551,15 +551,52 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                           NanoSeconds(static_cast<int64_t>(std::llround(D("permutation_start_us") * 1e3))));
     if (U("allreduce_bytes") > 0)
     {
+        const std::string ring = Get("allreduce_ring");
+        std::vector<std::vector<uint32_t>> rings;
+        if (ring == "rail-local" || ring == "rail-crossing")
+        {
+            // One ring per position in the group (per rail on the rail
+            // fabric): ring i visits every group; rail-local keeps position
+            // i (NIC i of every server: one rail), rail-crossing takes
+            // position (i + g) mod size in group g (every hop changes rail).
+            rings.resize(groupSize);
+            for (uint32_t i = 0; i < groupSize; ++i)
+            {
+                for (uint32_t g = 0; g < groups; ++g)
+                {
+                    const uint32_t pos = ring == "rail-local" ? i : (i + g) % groupSize;
+                    rings[i].push_back(g * groupSize + pos);
+                }
+            }
+        }
+        else
+        {
+            rings.emplace_back(nHosts);
+            for (uint32_t k = 0; k < nHosts; ++k)
+            {
+                // interleaved: rank k in group k % groups, so each ring hop crosses
+                // groups (leaves / ToRs; on rails: servers, mostly on the same rail).
+                rings[0][k] = ring == "sequential" ? k : (k % groups) * groupSize + k / groups;
+            }
+        }
+        if (!work.StartRingAllReduce(rings, U("allreduce_bytes"),
+                                     NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3)))))
+        {
+            *error = "key 'allreduce_ring': rail-local / rail-crossing rings need at least two groups "
+                     "(servers, leaves or ToRs)";
+            Simulator::Destroy();
+            return false;
+        }
+    }
+    if (U("alltoall_bytes") > 0)
+    {
         std::vector<uint32_t> ranks(nHosts);
         for (uint32_t k = 0; k < nHosts; ++k)
         {
-            // interleaved: rank k in group k % groups, so each ring hop crosses
-            // groups (leaves / ToRs; on rails: servers, mostly on the same rail).
-            ranks[k] = Get("allreduce_ring") == "sequential" ? k : (k % groups) * groupSize + k / groups;
+            ranks[k] = k;
         }
-        work.StartRingAllReduce(ranks, U("allreduce_bytes"),
-                                NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3))));
+        work.StartAllToAll(ranks, U("alltoall_bytes"),
+                           NanoSeconds(static_cast<int64_t>(std::llround(D("alltoall_start_us") * 1e3))));
     }
 
     // Meters.
@@ -719,8 +756,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     const size_t fabricLinks = std::count_if(r->links.begin(), r->links.end(),
                                              [](const NiccLinkStat& l) { return l.kind == "fabric"; });
     r->utilization = fabricLinks ? r->utilization / static_cast<double>(fabricLinks) : 0.0;
-    r->collectiveSteps = work.GetSteps();
-    r->collectiveStepsPlanned = work.AllReduceSteps();
+    r->collectives = work.GetCollectives();
     if (s.hasPermutation && s.permSnapshot && end > s.warmup)
     {
         const double acked = static_cast<double>(s.PermutationAcked(r->flows) - s.permAckedAtWarmup);

@@ -127,8 +127,15 @@ const std::vector<NiccScenarioKey> kKeys = {
     {"allreduce_bytes", "uint", 0, 1e12, "0",
      "fabric: ring all-reduce buffer per rank (0 = off); 2(n-1) steps of bytes/n each"},
     {"allreduce_start_us", "double", 0, 1e8, "0", "fabric: start of the all-reduce"},
-    {"allreduce_ring", "interleaved|sequential", 0, 0, "interleaved",
-     "fabric: ring order: interleaved (every ring hop crosses leaves) or sequential (host order)"},
+    {"allreduce_ring", "interleaved|sequential|rail-local|rail-crossing", 0, 0, "interleaved",
+     "fabric: ring placement: interleaved (one ring, every hop crosses leaves / servers), "
+     "sequential (one ring in host order), rail-local (one ring per rail: NIC i of every "
+     "server; on leaf-spine host i of every leaf), rail-crossing (one ring per rail position, "
+     "every hop to another rail); with several rings each reduces allreduce_bytes / rings"},
+    {"alltoall_bytes", "uint", 0, 1e12, "0",
+     "fabric: all-to-all buffer per rank over every host (0 = off); n - 1 pairwise steps of "
+     "bytes / n each"},
+    {"alltoall_start_us", "double", 0, 1e8, "0", "fabric: start of the all-to-all"},
     {"traffic_stop_ms", "double", 0, 1e5, "0",
      "fabric: Poisson and incast arrivals stop at this time (0 = stop_ms)"},
 };

@@ -118,8 +118,7 @@ struct NiccScenarioResult
     std::vector<uint64_t> oooHistogram;    ///< [d] = DATA packets d ahead (0 = in order)
     uint32_t oooMax{0};
     uint64_t rxDataPackets{0};
-    std::vector<NiccCollectiveStep> collectiveSteps;
-    uint32_t collectiveStepsPlanned{0};
+    std::vector<NiccCollectiveResult> collectives; ///< in start order (all-reduce, then all-to-all)
     double permutationThroughput{0};       ///< goodput / ideal goodput after warmup_us; 0 = none
     std::vector<double> seriesTimeUs;      ///< end of each rate window
     std::vector<std::vector<double>> seriesGbpsByKind; ///< [window][kind] goodput, Gb/s

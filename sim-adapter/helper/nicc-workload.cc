@@ -99,6 +99,8 @@ NiccFlowKindName(NiccFlowKind k)
         return "permutation";
     case NiccFlowKind::ALLREDUCE:
         return "allreduce";
+    case NiccFlowKind::ALLTOALL:
+        return "alltoall";
     default:
         return "other";
     }
@@ -260,21 +262,59 @@ NiccWorkload::RunPermutation(uint64_t bytes)
     }
 }
 
-// --- Ring all-reduce ----------------------------------------------------------
+// --- Collectives ---------------------------------------------------------------
 
 void
 NiccWorkload::StartRingAllReduce(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start)
 {
-    if (bytes == 0 || ranks.size() < 2)
+    (void)StartRingAllReduce(std::vector<std::vector<uint32_t>>{ranks}, bytes, start);
+}
+
+bool
+NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings, uint64_t bytes, Time start)
+{
+    if (bytes == 0 || rings.empty())
+    {
+        return bytes == 0;
+    }
+    const uint64_t n = rings[0].size();
+    for (const auto& r : rings)
+    {
+        if (r.size() != n || n < 2)
+        {
+            return false;
+        }
+    }
+    Job job;
+    job.result.name = "allreduce";
+    job.result.stepsPlanned = static_cast<uint32_t>(2 * (n - 1));
+    job.kind = NiccFlowKind::ALLREDUCE;
+    job.groups = rings;
+    job.chunk = std::max<uint64_t>(1, (bytes + rings.size() * n - 1) / (rings.size() * n));
+    StartJob(std::move(job), start);
+    return true;
+}
+
+void
+NiccWorkload::StartAllToAll(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start)
+{
+    const uint64_t n = ranks.size();
+    if (bytes == 0 || n < 2)
     {
         return;
     }
-    m_ranks = ranks;
-    const uint64_t n = ranks.size();
-    m_arChunk = std::max<uint64_t>(1, (bytes + n - 1) / n);
-    m_arSteps = static_cast<uint32_t>(2 * (n - 1));
-    m_arStep = 0;
-    m_arActive = true;
+    Job job;
+    job.result.name = "alltoall";
+    job.result.stepsPlanned = static_cast<uint32_t>(n - 1);
+    job.kind = NiccFlowKind::ALLTOALL;
+    job.groups = {ranks};
+    job.chunk = std::max<uint64_t>(1, (bytes + n - 1) / n);
+    StartJob(std::move(job), start);
+}
+
+void
+NiccWorkload::StartJob(Job job, Time start)
+{
     if (!m_traced)
     {
         for (const auto& h : m_hosts)
@@ -285,39 +325,73 @@ NiccWorkload::StartRingAllReduce(const std::vector<uint32_t>& ranks, uint64_t by
         }
         m_traced = true;
     }
-    Simulator::Schedule(start, &NiccWorkload::AllReduceStep, this);
+    m_jobs.push_back(std::move(job));
+    Simulator::Schedule(start, &NiccWorkload::JobStep, this, static_cast<uint32_t>(m_jobs.size() - 1));
 }
 
 void
-NiccWorkload::AllReduceStep()
+NiccWorkload::JobStep(uint32_t j)
 {
-    const uint32_t n = static_cast<uint32_t>(m_ranks.size());
-    m_steps.push_back({m_arStep, Simulator::Now().GetNanoSeconds(), -1});
-    m_arPending = n;
-    for (uint32_t r = 0; r < n; ++r)
+    Job& job = m_jobs[j];
+    job.result.steps.push_back({job.step, Simulator::Now().GetNanoSeconds(), -1});
+    job.pending = 0;
+    for (const auto& g : job.groups)
     {
-        const uint32_t id = Add(m_ranks[r], m_ranks[(r + 1) % n], m_arChunk, NiccFlowKind::ALLREDUCE);
-        m_arFirstFlow = r == 0 ? id : m_arFirstFlow;
+        const uint32_t n = static_cast<uint32_t>(g.size());
+        // Ring: every rank to the next. All-to-all, step k: rank r to r + k + 1.
+        const uint32_t shift = job.kind == NiccFlowKind::ALLTOALL ? job.step + 1 : 1;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            ++job.pending;
+            m_flowJob.emplace(Add(g[r], g[(r + shift) % n], job.chunk, job.kind), j);
+        }
     }
 }
 
 void
 NiccWorkload::FlowDone(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Time /*fct*/)
 {
-    const uint32_t n = static_cast<uint32_t>(m_ranks.size());
-    if (!m_arActive || m_arStep >= m_arSteps || flowId < m_arFirstFlow || flowId >= m_arFirstFlow + n)
+    auto it = m_flowJob.find(flowId);
+    if (it == m_flowJob.end())
     {
         return;
     }
-    if (--m_arPending > 0)
+    const uint32_t j = it->second;
+    m_flowJob.erase(it);
+    Job& job = m_jobs[j];
+    if (--job.pending > 0)
     {
         return;
     }
-    m_steps.back().endNs = Simulator::Now().GetNanoSeconds();
-    if (++m_arStep < m_arSteps)
+    job.result.steps.back().endNs = Simulator::Now().GetNanoSeconds();
+    if (++job.step < job.result.stepsPlanned)
     {
-        AllReduceStep();
+        JobStep(j);
     }
+}
+
+std::vector<NiccCollectiveResult>
+NiccWorkload::GetCollectives() const
+{
+    std::vector<NiccCollectiveResult> out;
+    for (const auto& j : m_jobs)
+    {
+        out.push_back(j.result);
+    }
+    return out;
+}
+
+bool
+NiccWorkload::CollectivesDone() const
+{
+    for (const auto& j : m_jobs)
+    {
+        if (!j.result.Done())
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 } // namespace ns3

@@ -2,7 +2,9 @@
  * nicc-workload.h — traffic generators for nicc fabric experiments: flow
  * sizes from an empirical CDF file, Poisson flows at a target load with
  * uniform random destinations, Poisson incast bursts, a one-shot
- * permutation, and a ring all-reduce in synchronized steps. They start
+ * permutation, and collectives in synchronized steps: ring all-reduce (one
+ * ring or several parallel rings, e.g. one per rail) and all-to-all
+ * (pairwise exchange). They start
  * flows through a NiccNicHelper while the simulation runs; several
  * generators may run in one simulation (a mix). Every random choice comes
  * from one std::mt19937_64 seeded by the caller, so a run is repeatable.
@@ -33,6 +35,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -64,11 +67,13 @@ enum class NiccFlowKind : uint8_t
     INCAST = 2,
     PERMUTATION = 3,
     ALLREDUCE = 4,
+    ALLTOALL = 5,
 };
 
-/// Name of a kind ("other", "poisson", "incast", "permutation", "allreduce").
+/// Name of a kind ("other", "poisson", "incast", "permutation", "allreduce",
+/// "alltoall").
 const char* NiccFlowKindName(NiccFlowKind k);
-constexpr uint32_t NICC_FLOW_KINDS = 5;
+constexpr uint32_t NICC_FLOW_KINDS = 6;
 
 /// One synchronized step of a collective.
 struct NiccCollectiveStep
@@ -76,6 +81,17 @@ struct NiccCollectiveStep
     uint32_t step;
     int64_t startNs;
     int64_t endNs; ///< -1 while running
+};
+
+/// A collective's progress: its steps so far and how many it has.
+struct NiccCollectiveResult
+{
+    std::string name; ///< "allreduce" or "alltoall"
+    uint32_t stepsPlanned{0};
+    std::vector<NiccCollectiveStep> steps;
+    bool Done() const { return stepsPlanned > 0 && steps.size() == stepsPlanned && steps.back().endNs >= 0; }
+    /// Last step's end minus the first step's start, ns; -1 unless Done().
+    int64_t TotalNs() const { return Done() ? steps.back().endNs - steps.front().startNs : -1; }
 };
 
 /**
@@ -108,12 +124,22 @@ class NiccWorkload
     /// ceil(bytes / n) to the next rank; a step starts when the previous
     /// step's n flows are all acknowledged.
     void StartRingAllReduce(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start);
-
+    /// Several rings in parallel (e.g. one per rail, as multi-rail
+    /// collective libraries run them), all of the same size n >= 2; each ring
+    /// reduces its share bytes / rings, so every rank of ring g sends
+    /// ceil(bytes / (rings * n)) per step; step k ends when every ring's
+    /// step k is done. Returns false (and starts nothing) on rings of
+    /// unequal size or fewer than 2 ranks.
+    bool StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings, uint64_t bytes, Time start);
+    /// All-to-all by pairwise exchange: each of the n ranks holds `bytes`,
+    /// bytes / n for every rank; n - 1 steps, in step k (1..n-1) rank r sends
+    /// ceil(bytes / n) to rank (r + k) mod n.
+    void StartAllToAll(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start);
     NiccFlowKind GetKind(uint32_t flowId) const;
-    const std::vector<NiccCollectiveStep>& GetSteps() const { return m_steps; }
-    bool AllReduceDone() const { return m_arActive && m_arStep == m_arSteps; }
-    /// Total steps of the all-reduce (0 without one).
-    uint32_t AllReduceSteps() const { return m_arSteps; }
+    /// Every collective started, in start order.
+    std::vector<NiccCollectiveResult> GetCollectives() const;
+    /// True when every collective started has finished (or none was).
+    bool CollectivesDone() const;
     /// The permutation's destination index per source index (empty without one).
     const std::vector<uint32_t>& GetPermutation() const { return m_perm; }
 
@@ -122,7 +148,18 @@ class NiccWorkload
     void PoissonArrival(uint32_t host);
     void IncastArrival();
     void RunPermutation(uint64_t bytes);
-    void AllReduceStep();
+    /// A collective: `groups` run the same pattern in lockstep.
+    struct Job
+    {
+        NiccCollectiveResult result;
+        NiccFlowKind kind;
+        std::vector<std::vector<uint32_t>> groups;
+        uint64_t chunk{0};
+        uint32_t step{0};
+        uint32_t pending{0};
+    };
+    void StartJob(Job job, Time start);
+    void JobStep(uint32_t job);
     void FlowDone(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
     Time Exponential(double perSecond);
 
@@ -143,15 +180,9 @@ class NiccWorkload
     // Permutation.
     std::vector<uint32_t> m_perm;
     uint32_t m_crossGroup{1};
-    // Ring all-reduce.
-    bool m_arActive{false};
-    std::vector<uint32_t> m_ranks;
-    uint64_t m_arChunk{0};
-    uint32_t m_arSteps{0};
-    uint32_t m_arStep{0};
-    uint32_t m_arFirstFlow{0};
-    uint32_t m_arPending{0};
-    std::vector<NiccCollectiveStep> m_steps;
+    // Collectives.
+    std::vector<Job> m_jobs;
+    std::unordered_map<uint32_t, uint32_t> m_flowJob; ///< running flow id -> job
     bool m_traced{false};
 };
 

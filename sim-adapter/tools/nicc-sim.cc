@@ -133,6 +133,34 @@ SlowdownStats(const NiccScenarioResult& r, uint64_t lo, uint64_t hi, int kind)
     return j;
 }
 
+// One collective: steps planned / done, per-step and total time (us).
+nlohmann::json
+CollectiveJson(const ns3::NiccCollectiveResult& c)
+{
+    nlohmann::json coll;
+    coll["steps_planned"] = c.stepsPlanned;
+    std::vector<double> stepUs;
+    for (const auto& st : c.steps)
+    {
+        if (st.endNs >= 0)
+        {
+            stepUs.push_back(static_cast<double>(st.endNs - st.startNs) / 1e3);
+        }
+    }
+    coll["steps_done"] = stepUs.size();
+    coll["step_us"] = stepUs;
+    coll["complete"] = c.Done();
+    coll["total_us"] = c.Done() ? static_cast<double>(c.TotalNs()) / 1e3 : -1.0;
+    if (!stepUs.empty())
+    {
+        std::vector<double> v = stepUs;
+        std::sort(v.begin(), v.end());
+        coll["step_us_p50"] = v[(v.size() - 1) / 2];
+        coll["step_us_max"] = v.back();
+    }
+    return coll;
+}
+
 // Fabric scenarios: the extra summary fields and the CSVs the plots read.
 bool
 WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j)
@@ -193,34 +221,13 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
                              {"measured", "wire bytes / (rate x simulated time), both directions"}};
     s["throughput"]["utilization"] = r.utilization;
     s["throughput"]["meaning"] = "mean utilization over fabric (leaf-spine) links";
-    nlohmann::json coll;
-    coll["steps_planned"] = r.collectiveStepsPlanned;
-    int64_t first = -1;
-    int64_t last = -1;
-    uint32_t done = 0;
-    std::vector<double> stepUs;
-    for (const auto& st : r.collectiveSteps)
+    // "collective": the first collective (the all-reduce when there is one);
+    // "collectives": every one by name.
+    s["collective"] = CollectiveJson(r.collectives.empty() ? ns3::NiccCollectiveResult{} : r.collectives[0]);
+    for (const auto& c : r.collectives)
     {
-        first = first < 0 ? st.startNs : first;
-        if (st.endNs >= 0)
-        {
-            ++done;
-            last = st.endNs;
-            stepUs.push_back(static_cast<double>(st.endNs - st.startNs) / 1e3);
-        }
+        s["collectives"][c.name] = CollectiveJson(c);
     }
-    coll["steps_done"] = done;
-    coll["step_us"] = stepUs;
-    coll["complete"] = r.collectiveStepsPlanned > 0 && done == r.collectiveStepsPlanned;
-    coll["total_us"] = coll["complete"].get<bool>() ? static_cast<double>(last - first) / 1e3 : -1.0;
-    if (!stepUs.empty())
-    {
-        std::vector<double> v = stepUs;
-        std::sort(v.begin(), v.end());
-        coll["step_us_p50"] = v[(v.size() - 1) / 2];
-        coll["step_us_max"] = v.back();
-    }
-    s["collective"] = coll;
     if (r.permutationThroughput > 0)
     {
         s["permutation"] = {{"throughput_fraction_of_ideal", r.permutationThroughput}};
@@ -264,19 +271,22 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
         ts << ',' << total << '\n';
     }
     std::ofstream cs(dir / "collective.csv");
-    cs << "step,start_ns,end_ns,duration_us\n";
-    for (const auto& st : r.collectiveSteps)
+    cs << "collective,step,start_ns,end_ns,duration_us\n";
+    for (const auto& c : r.collectives)
     {
-        cs << st.step << ',' << st.startNs << ',';
-        if (st.endNs >= 0)
+        for (const auto& st : c.steps)
         {
-            cs << st.endNs << ',' << static_cast<double>(st.endNs - st.startNs) / 1e3;
+            cs << c.name << ',' << st.step << ',' << st.startNs << ',';
+            if (st.endNs >= 0)
+            {
+                cs << st.endNs << ',' << static_cast<double>(st.endNs - st.startNs) / 1e3;
+            }
+            else
+            {
+                cs << ',';
+            }
+            cs << '\n';
         }
-        else
-        {
-            cs << ',';
-        }
-        cs << '\n';
     }
     return links && qcdf && ts && cs;
 }
