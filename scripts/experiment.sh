@@ -34,7 +34,7 @@ for r in "${runs[@]}"; do
   name="${r%%:*}"
   sets="${r#*:}$extra"
   echo "experiment.sh: $name: nicc-sim --scenario ai-cluster --set $sets --out $out/$name" >&2
-  "$sim" --scenario ai-cluster --set "$sets" --out "$out/$name"
+  "$sim" --scenario ai-cluster --set "$sets" --out "$out/$name" --plots=false
 done
 t1=$(date +%s)
 

@@ -1,7 +1,8 @@
 /*
  * nicc-sim.cc — runs a nicc ns-3 scenario (built-in, or a TOML scenario
- * file) and writes its results: DIR/fct.csv (one line per flow) and
- * DIR/summary.json.
+ * file) and writes its results: DIR/fct.csv (one line per flow),
+ * DIR/summary.json and, for the fabric scenarios, the CSVs and PNG plots
+ * (scripts/plot.py, run with Debian's python3 unless --plots=false).
  *
  *   nicc-sim --scenario incast --set cc=hpcc --set senders=8 --out /tmp/run1
  *   nicc-sim --scenario fairness --set cc=dcqcn,stop_ms=10 --out /tmp/fair
@@ -28,6 +29,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,6 +45,15 @@ ABSL_FLAG(std::vector<std::string>,
           "(the keys are listed above)");
 ABSL_FLAG(std::string, out, "nicc-sim-out", "output directory (created) for fct.csv and summary.json");
 ABSL_FLAG(bool, progress, true, "progress on stderr for runs longer than 2 s of wall time");
+#ifndef NICC_SIM_PLOT_SCRIPT
+#define NICC_SIM_PLOT_SCRIPT "scripts/plot.py"
+#endif
+ABSL_FLAG(bool, plots, true,
+          "fabric scenarios: draw the PNG plots next to the data with --plot_script (needs "
+          "Debian's python3-matplotlib; without it the data is still written and exit is 0)");
+ABSL_FLAG(std::string, plot_script, NICC_SIM_PLOT_SCRIPT, "the plotting script run by --plots");
+
+extern char** environ;
 
 namespace
 {
@@ -291,12 +303,43 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
     return links && qcdf && ts && cs;
 }
 
+// Runs the plotting script on `dir` (python3 from Debian first); its own
+// messages go to the terminal. Returns false with the reason in *why.
+bool
+RunPlots(const std::string& script, const std::filesystem::path& dir, std::string* why)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(script, ec))
+    {
+        *why = "plot script " + script + " not found (--plot_script)";
+        return false;
+    }
+    const bool debian = std::filesystem::exists("/usr/bin/python3", ec);
+    std::string python = debian ? "/usr/bin/python3" : "python3";
+    std::string d = dir.string();
+    std::string sc = script;
+    char* argv[] = {python.data(), sc.data(), d.data(), nullptr};
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, python.c_str(), nullptr, nullptr, argv, environ) != 0)
+    {
+        *why = "cannot start " + python;
+        return false;
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    {
+        *why = script + " failed";
+        return false;
+    }
+    return true;
+}
+
 // --help text: the usage message and this tool's flags, on stdout.
 void
 PrintHelp()
 {
     std::string text = std::string("nicc-sim: ") + std::string(absl::ProgramUsageMessage()) + "\nFlags:\n";
-    for (const char* name : {"scenario", "set", "out", "progress"})
+    for (const char* name : {"scenario", "set", "out", "progress", "plots", "plot_script"})
     {
         const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
         if (!f)
@@ -316,7 +359,8 @@ int
 main(int argc, char* argv[])
 {
     absl::SetProgramUsageMessage(
-        "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json.\n\n"
+        "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json (fabric\n"
+        "scenarios: also CSVs and PNG plots, see --plots).\n\n"
         "  nicc-sim --scenario incast|fairness|leaf-spine|ai-cluster [--set key=value]... [--out DIR]\n"
         "  nicc-sim --scenario FILE.toml [--set key=value]... [--out DIR]\n\n"
         "Scenarios: incast = `senders` hosts each send size_bytes to one receiver over\n"
@@ -502,6 +546,14 @@ main(int argc, char* argv[])
     {
         std::fprintf(stderr, "nicc-sim: --out: cannot write to %s\n", dir.c_str());
         return 2;
+    }
+    if (r.fabric && absl::GetFlag(FLAGS_plots))
+    {
+        std::string why;
+        if (!RunPlots(absl::GetFlag(FLAGS_plot_script), dir, &why))
+        {
+            std::fprintf(stderr, "nicc-sim: no plots (%s); the data is in %s\n", why.c_str(), dir.c_str());
+        }
     }
     std::fprintf(stderr,
                  "nicc-sim: %s: %u/%zu flows done, p99 slowdown %.2f, p99 queue %llu B, "
