@@ -40,22 +40,29 @@ using namespace ns3;
 namespace
 {
 
-double
-PermutationThroughput(const std::string& spray, uint32_t seed, std::string* err)
+/// Runs `scenario` with the key=value pairs; fails the test on an error.
+bool
+RunWith(const std::string& scenario, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
 {
     NiccScenario s;
-    bool ok = s.Select("leaf-spine", err);
-    const std::vector<std::string> sets = {"leaves=2", "spines=8", "hosts_per_leaf=8",
-                                           "poisson_load=0", "permutation_bytes=100000000",
-                                           "stop_ms=0.4", "warmup_us=100", "cc=none",
-                                           "ev_bits=8", "spray=" + spray,
-                                           "seed=" + std::to_string(seed)};
+    bool ok = s.Select(scenario, err);
     for (const auto& kv : sets)
     {
         ok = ok && s.SetPair(kv, err);
     }
+    return ok && s.Run(r, err);
+}
+
+double
+PermutationThroughput(const std::string& spray, uint32_t seed, std::string* err)
+{
     NiccScenarioResult r;
-    ok = ok && s.Run(&r, err);
+    const bool ok = RunWith("leaf-spine",
+                            {"leaves=2", "spines=8", "hosts_per_leaf=8", "poisson_load=0",
+                             "permutation_bytes=100000000", "stop_ms=0.4", "warmup_us=100", "cc=none",
+                             "ev_bits=8", "spray=" + spray, "seed=" + std::to_string(seed)},
+                            &r,
+                            err);
     return ok ? r.permutationThroughput : -1.0;
 }
 
@@ -105,17 +112,14 @@ class SprayLossRecoveryTest : public TestCase
   private:
     void DoRun() override
     {
-        NiccScenario s;
-        std::string err;
-        bool ok = s.Select("leaf-spine", &err);
-        for (const char* kv : {"leaves=2", "spines=2", "hosts_per_leaf=4", "poisson_load=0",
-                               "permutation_bytes=2000000", "stop_ms=20", "cc=none", "spray=reps",
-                               "ev_bits=4", "pfc=false", "buffer_bytes=100000", "rto_us=200"})
-        {
-            ok = ok && s.SetPair(kv, &err);
-        }
         NiccScenarioResult r;
-        ok = ok && s.Run(&r, &err);
+        std::string err;
+        const bool ok = RunWith("leaf-spine",
+                                {"leaves=2", "spines=2", "hosts_per_leaf=4", "poisson_load=0",
+                                 "permutation_bytes=2000000", "stop_ms=20", "cc=none", "spray=reps",
+                                 "ev_bits=4", "pfc=false", "buffer_bytes=100000", "rto_us=200"},
+                                &r,
+                                &err);
         NS_TEST_ASSERT_MSG_EQ(ok, true, err);
         NS_TEST_EXPECT_MSG_GT(r.drops, 0u, "the buffer is small enough to drop");
         NS_TEST_EXPECT_MSG_GT(r.retxPackets, 0u, "drops were resent");
@@ -123,19 +127,6 @@ class SprayLossRecoveryTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.bytesDelivered, 8u * 2000000u, "every byte delivered in order");
     }
 };
-
-/// Runs `scenario` with the key=value pairs; fails the test on an error.
-bool
-RunWith(const std::string& scenario, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
-{
-    NiccScenario s;
-    bool ok = s.Select(scenario, err);
-    for (const auto& kv : sets)
-    {
-        ok = ok && s.SetPair(kv, err);
-    }
-    return ok && s.Run(r, err);
-}
 
 /// FB Hadoop at 30% load plus incast bursts on a small 3-tier fat-tree
 /// (2 pods x 2 ToR x 2 agg, 2 cores, 8 hosts per ToR: 32 hosts at 100 Gb/s,
