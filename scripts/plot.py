@@ -6,7 +6,8 @@
 Each argument is a nicc-sim output folder (fct.csv, summary.json,
 queue_cdf.csv, links.csv, timeseries.csv). Per folder:
   slowdown.png     FCT slowdown p50 / p95 / p99 per flow-size bucket
-  queue_cdf.png    CDF of switch egress queue length (every port, every sample)
+  queue_cdf.png    tail of the switch egress queue length: fraction of samples
+                   (every port, every sample) above x, log scale
   links.png        utilization of every link direction (fabric links first)
   throughput.png   goodput over time per traffic kind
 With two or more folders also compare.png (p99 slowdown vs size and queue
@@ -30,6 +31,17 @@ def read_csv(path):
         return []
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def queue_tail(rows):
+    """(KB, P(queue > KB)) from queue_cdf.csv rows; zero tails dropped (log axis)."""
+    xs, ys = [], []
+    for r in rows:
+        above = 1.0 - float(r["cdf"])
+        if above > 0:
+            xs.append(float(r["queue_bytes"]) / 1e3)
+            ys.append(above)
+    return xs, ys
 
 
 def percentile(values, q):
@@ -75,11 +87,13 @@ def plot_folder(plt, folder):
     q = read_csv(os.path.join(folder, "queue_cdf.csv"))
     if q:
         fig, ax = plt.subplots(figsize=(6, 4))
-        ax.plot([float(r["queue_bytes"]) / 1e3 for r in q], [float(r["cdf"]) for r in q])
+        xs, ys = queue_tail(q)
+        ax.step(xs, ys, where="post")
+        ax.set_yscale("log")
         ax.set_xlabel("egress queue (KB)")
-        ax.set_ylabel("CDF")
-        ax.set_title(f"{name}: switch egress queue length")
-        ax.grid(True, alpha=0.3)
+        ax.set_ylabel("fraction of samples above")
+        ax.set_title(f"{name}: switch egress queue length (tail)")
+        ax.grid(True, which="both", alpha=0.3)
         fig.tight_layout()
         fig.savefig(os.path.join(folder, "queue_cdf.png"), dpi=110)
         plt.close(fig)
@@ -130,16 +144,18 @@ def plot_compare(plt, folders):
             a1.plot([p[0] for p in sd], [p[3] for p in sd], marker="o", label=name)
         q = read_csv(os.path.join(folder, "queue_cdf.csv"))
         if q:
-            a2.plot([float(r["queue_bytes"]) / 1e3 for r in q], [float(r["cdf"]) for r in q], label=name)
+            xs, ys = queue_tail(q)
+            a2.step(xs, ys, where="post", label=name)
     a1.set_xscale("log")
     a1.set_yscale("log")
     a1.set_xlabel("flow size (bytes)")
     a1.set_ylabel("p99 FCT slowdown")
     a1.grid(True, which="both", alpha=0.3)
     a1.legend()
+    a2.set_yscale("log")
     a2.set_xlabel("egress queue (KB)")
-    a2.set_ylabel("CDF")
-    a2.grid(True, alpha=0.3)
+    a2.set_ylabel("fraction of samples above")
+    a2.grid(True, which="both", alpha=0.3)
     a2.legend()
     fig.tight_layout()
     path = os.path.join(os.path.dirname(os.path.abspath(os.path.normpath(folders[0]))), "compare.png")
