@@ -3,17 +3,23 @@
 #
 #   scripts/build.sh release   -> build/release (Release, everything)
 #   scripts/build.sh asan      -> build/asan    (Debug, ASan + UBSan, tests only)
+#   scripts/build.sh asan-sim  -> build/asan-sim (Release, ASan + UBSan: the
+#                                 ns-3 module, nicc-sim and its test runner)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-release}
+targets=()
 jobs=${NICC_JOBS:-$(nproc)}
 case "$flavour" in
   release) args=(-DCMAKE_BUILD_TYPE=Release) ;;
   asan) args=(-DCMAKE_BUILD_TYPE=Debug -DNICC_SANITIZE=ON -DNICC_BUILD_BENCH=OFF
               -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF -DNICC_WITH_NS3=OFF) ;;
-  *) echo "build: unknown flavour '$flavour' (release or asan)" >&2; exit 2 ;;
+  asan-sim) args=(-DCMAKE_BUILD_TYPE=Release -DNICC_SANITIZE=ON -DNICC_BUILD_BENCH=OFF
+                  -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF -DNICC_WITH_VERBS=OFF)
+            targets=(--target nicc-sim nicc-sim-test-runner) ;;
+  *) echo "build: unknown flavour '$flavour' (release, asan or asan-sim)" >&2; exit 2 ;;
 esac
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 cmake -S "$top" -B "$top/build/$flavour" "${gen[@]}" "${args[@]}" >/dev/null
-cmake --build "$top/build/$flavour" -j "$jobs"
+cmake --build "$top/build/$flavour" -j "$jobs" "${targets[@]}"

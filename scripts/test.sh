@@ -9,7 +9,9 @@
 # 2. the conformance vectors under callgrind (instruction bounds) and, built
 #    statically for RV64 and 32-bit ARM, under qemu-user (outputs identical
 #    to x86-64): scripts/vectors-check.sh;
-# 3. the same GoogleTest suites under AddressSanitizer + UBSan.
+# 3. the same GoogleTest suites under AddressSanitizer + UBSan;
+# 4. the ns-3 module's test suites and nicc-sim checks under ASan + UBSan
+#    (a Release build of the module with the sanitizers).
 # Ends with one line "N passed, N failed" and exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +54,17 @@ if bash scripts/build.sh asan; then
   tally build/ctest-asan.log
 else
   echo "sanitizer build failed"; status=1; failed=$((failed + 1))
+fi
+
+echo "== sanitizer build of the ns-3 module (ASan + UBSan)"
+if bash scripts/build.sh asan-sim; then
+  echo "== sanitizer sim tests"
+  (cd build/asan-sim && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     ctest --output-on-failure -L sim --timeout 1200) 2>&1 | tee build/ctest-asan-sim.log
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  tally build/ctest-asan-sim.log
+else
+  echo "sanitizer build of the ns-3 module failed"; status=1; failed=$((failed + 1))
 fi
 
 echo "$passed passed, $failed failed"
