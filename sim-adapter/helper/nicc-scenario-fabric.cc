@@ -231,48 +231,6 @@ CdfPath(const std::string& name)
 
 // ---------------------------------------------------------------------------
 
-uint64_t
-NiccScenarioResult::Percentile(std::vector<uint64_t> v, double q)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
-    const size_t idx = rank == 0 ? 0 : std::min(rank, v.size()) - 1;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
-    return v[idx];
-}
-
-double
-NiccScenarioResult::SlowdownPercentileOf(double q, uint64_t minBytes, uint64_t maxBytes, int kind,
-                                         size_t* n) const
-{
-    std::vector<double> v;
-    for (size_t i = 0; i < flows.size(); ++i)
-    {
-        const auto& f = flows[i];
-        const bool kindOk = kind < 0 || (i < flowKind.size() && flowKind[i] == kind);
-        if (f.fctNs >= 0 && idealFctNs[i] > 0 && kindOk && f.sizeBytes >= minBytes &&
-            f.sizeBytes < maxBytes)
-        {
-            v.push_back(static_cast<double>(f.fctNs) / static_cast<double>(idealFctNs[i]));
-        }
-    }
-    if (n)
-    {
-        *n = v.size();
-    }
-    if (v.empty())
-    {
-        return 0;
-    }
-    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
-    const size_t idx = rank == 0 ? 0 : std::min(rank, v.size()) - 1;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
-    return v[idx];
-}
-
 uint32_t
 NiccScenarioResult::OooPercentile(double q) const
 {

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 namespace ns3
 {
@@ -355,38 +356,62 @@ NiccPrintProgress(std::chrono::steady_clock::time_point wall0,
 
 // ---------------------------------------------------------------------------
 
-uint64_t
-NiccScenarioResult::QueuePercentile(double q) const
+namespace
 {
-    if (queueSamples.empty())
+/// Nearest-rank percentile (q in [0, 1]) of v; 0 when v is empty.
+template <typename T>
+T
+NearestRank(std::vector<T> v, double q)
+{
+    if (v.empty())
     {
         return 0;
     }
-    std::vector<uint64_t> v = queueSamples;
     const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
     const size_t idx = rank == 0 ? 0 : std::min(rank, v.size()) - 1;
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
     return v[idx];
 }
+} // namespace
+
+uint64_t
+NiccScenarioResult::Percentile(std::vector<uint64_t> v, double q)
+{
+    return NearestRank(std::move(v), q);
+}
+
+uint64_t
+NiccScenarioResult::QueuePercentile(double q) const
+{
+    return NearestRank(queueSamples, q);
+}
 
 double
-NiccScenarioResult::SlowdownPercentile(double q) const
+NiccScenarioResult::SlowdownPercentileOf(double q, uint64_t minBytes, uint64_t maxBytes, int kind,
+                                         size_t* n) const
 {
     std::vector<double> v;
     for (size_t i = 0; i < flows.size(); ++i)
     {
-        if (flows[i].fctNs >= 0 && idealFctNs[i] > 0)
+        const auto& f = flows[i];
+        const bool kindOk = kind < 0 || (i < flowKind.size() && flowKind[i] == kind);
+        if (f.fctNs >= 0 && idealFctNs[i] > 0 && kindOk && f.sizeBytes >= minBytes &&
+            f.sizeBytes < maxBytes)
         {
-            v.push_back(static_cast<double>(flows[i].fctNs) / static_cast<double>(idealFctNs[i]));
+            v.push_back(static_cast<double>(f.fctNs) / static_cast<double>(idealFctNs[i]));
         }
     }
-    if (v.empty())
+    if (n)
     {
-        return 0;
+        *n = v.size();
     }
-    std::sort(v.begin(), v.end());
-    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
-    return v[rank == 0 ? 0 : std::min(rank, v.size()) - 1];
+    return NearestRank(std::move(v), q);
+}
+
+double
+NiccScenarioResult::SlowdownPercentile(double q) const
+{
+    return SlowdownPercentileOf(q, 0, ~uint64_t{0}, -1, nullptr);
 }
 
 uint32_t
