@@ -55,7 +55,7 @@ for t in "riscv64-unknown-elf-gcc|-march=rv32imac -mabi=ilp32" "arm-none-eabi-gc
   for h in fw.h fw_vector.h; do
     printf '#include "nicc/%s"\n' "$h" > "$out/c99.c"
     # shellcheck disable=SC2086
-    if ! "$cc" -std=c99 -pedantic -Wall -Wextra -Werror -ffreestanding $flags -I"$top/ports/firmware/include" \
+    if ! "$cc" -std=c99 -pedantic -Wall -Wextra -Werror -ffreestanding $flags -I"$top/ports/firmware/include" -I"$top/engine" \
         -c "$out/c99.c" -o "$out/c99.o" 2>"$out/err.txt"; then
       echo "FAIL $cc C99 nicc/$h"; sed -n 1,20p "$out/err.txt"; fails=$((fails + 1))
     fi

@@ -32,9 +32,10 @@ hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits
   hal::DriverConfig cfg{};
   sp::EcnRule rule = sp::EcnRule::Defaults();
   rule.change_path_on_low_delay = ecn_rule ? 1 : 0;
+  rule.base_rtt_ns = 8000;
   const nicc::Status st =
       hal::InitDriverConfig(cc, dq::Params::Mlx5(100000), nicc::hpcc::Params::HpccPaper(),
-                            sp::Params::Defaults(policy, ev_bits, 0x12345), rule, 8000, &cfg);
+                            sp::Params::Defaults(policy, ev_bits, 0x12345), rule, &cfg);
   EXPECT_TRUE(st.ok()) << (st.field ? st.field : "");
   return cfg;
 }
@@ -217,12 +218,12 @@ TEST(HalDriver, InitDriverConfigNamesTheBadField) {
   d.rp_time_reset = 0;
   nicc::Status st = hal::InitDriverConfig(hal::CcKind::kDcqcn, d, nicc::hpcc::Params::HpccPaper(),
                                           sp::Params::Defaults(sp::Policy::kOps, 3, 1),
-                                          sp::EcnRule::Defaults(), 8000, &cfg);
+                                          sp::EcnRule::Defaults(), &cfg);
   ASSERT_FALSE(st.ok());
   EXPECT_STREQ(st.field, "rp_time_reset");
   st = hal::InitDriverConfig(static_cast<hal::CcKind>(9), dq::Params::Mlx5(100000),
                              nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kOps, 3, 1),
-                             sp::EcnRule::Defaults(), 8000, &cfg);
+                             sp::EcnRule::Defaults(), &cfg);
   EXPECT_STREQ(st.field, "cc");
 }
 

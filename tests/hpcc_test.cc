@@ -558,7 +558,7 @@ TEST(HpccParams, ValidateNamesTheField) {
       {[](hp::Params* p) { p->min_window_bytes = 162501; }, StatusCode::kInconsistent,
        "min_window_bytes"},
       {[](hp::Params* p) { p->history_timeout_us = 0; }, StatusCode::kZero, "history_timeout_us"},
-      {[](hp::Params* p) { p->history_timeout_us = 8389; }, StatusCode::kOutOfRange,
+      {[](hp::Params* p) { p->history_timeout_us = 672; }, StatusCode::kOutOfRange,
        "history_timeout_us"},
   };
   for (const BadCase& c : cases) {
@@ -578,7 +578,7 @@ TEST(HpccParams, ValidateNamesTheField) {
   p.w_ai_bytes = 162500;
   p.min_window_bytes = 162500;
   p.max_stage = 255;
-  p.history_timeout_us = 8388;
+  p.history_timeout_us = 671;
   EXPECT_TRUE(p.Validate().ok());
   p = hp::Params::HpccPaper();
   p.line_rate_mbps = 1600000;
@@ -589,6 +589,40 @@ TEST(HpccParams, ValidateNamesTheField) {
   p.base_rtt_ns = 1000;
   p.line_rate_mbps = 25000;
   EXPECT_TRUE(hp::Compile(p, &cfg).ok());
+}
+
+}  // namespace
+
+namespace {
+
+// A 1.6 Tb/s hop's 20-bit tx-byte counter (128 B units, x1) wraps every
+// 671 us. Every history timeout the parameters admit is shorter, so two ACKs
+// whose history survives are never a whole wrap apart: a hop at line rate
+// reads U = 1, not the alias (0.041 at 8000 us, which older bounds allowed).
+TEST(HpccParams, HistoryTimeoutStaysBelowOneTxByteWrap) {
+  hp::Params p = hp::Params::HpccPaper();
+  p.history_timeout_us = 672;
+  EXPECT_EQ(p.Validate().code, StatusCode::kOutOfRange);
+  p.history_timeout_us = 8000;
+  EXPECT_EQ(p.Validate().code, StatusCode::kOutOfRange);
+  EXPECT_STREQ(p.Validate().field, "history_timeout_us");
+
+  p.history_timeout_us = hp::kMaxHistoryTimeoutUs;
+  Flow f(p);
+  std::vector<Link> l{{k1600G}};
+  EXPECT_EQ(f.Full(StackOf(l)).flags, 0);  // history only
+  const uint32_t gap_ns = hp::kMaxHistoryTimeoutUs * 1000u;
+  l[0].Step(gap_ns, 1.0, 0);  // line rate for the longest gap the history survives
+  const Action a = f.Full(StackOf(l), gap_ns);
+  EXPECT_NE(a.flags, 0);
+  EXPECT_NEAR(f.U(), 1.0, 0.01);
+
+  // One microsecond longer and the history is dropped: no measurement.
+  Flow g(p);
+  std::vector<Link> m{{k1600G}};
+  g.Full(StackOf(m));
+  m[0].Step(gap_ns + 1000u, 1.0, 0);
+  EXPECT_EQ(g.Full(StackOf(m), gap_ns + 1000u).flags, 0);
 }
 
 }  // namespace

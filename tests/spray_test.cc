@@ -761,18 +761,19 @@ TEST(Dlb, EwmaReachesItsTarget) {
 // ---------------------------------------------------------------------------
 
 TEST(EcnRule, LowDelayMarksChangePath) {
-  const sp::EcnRule on = sp::EcnRule::Defaults();  // 4 us
+  sp::EcnRule on = sp::EcnRule::Defaults();  // 4 us
+  on.base_rtt_ns = 10000;
   EXPECT_TRUE(on.Validate().ok());
-  EXPECT_EQ(sp::ClassifyEcn(on, false, 50000, 10000), sp::EcnResponse::kNone);
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 12000, 10000), sp::EcnResponse::kChangePath);
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 14000, 10000), sp::EcnResponse::kChangePath);  // == threshold
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 14001, 10000), sp::EcnResponse::kCutRate);
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 9000, 10000), sp::EcnResponse::kChangePath);  // below base
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 0, 10000), sp::EcnResponse::kCutRate);        // no sample
+  EXPECT_EQ(sp::ClassifyEcn(on, false, 50000), sp::EcnResponse::kNone);
+  EXPECT_EQ(sp::ClassifyEcn(on, true, 12000), sp::EcnResponse::kChangePath);
+  EXPECT_EQ(sp::ClassifyEcn(on, true, 14000), sp::EcnResponse::kChangePath);  // == threshold
+  EXPECT_EQ(sp::ClassifyEcn(on, true, 14001), sp::EcnResponse::kCutRate);
+  EXPECT_EQ(sp::ClassifyEcn(on, true, 9000), sp::EcnResponse::kChangePath);  // below base
+  EXPECT_EQ(sp::ClassifyEcn(on, true, 0), sp::EcnResponse::kCutRate);        // no sample
   sp::EcnRule off = on;
   off.change_path_on_low_delay = 0;
-  EXPECT_EQ(sp::ClassifyEcn(off, true, 12000, 10000), sp::EcnResponse::kCutRate);
-  EXPECT_EQ(sp::ClassifyEcn(off, false, 12000, 10000), sp::EcnResponse::kNone);
+  EXPECT_EQ(sp::ClassifyEcn(off, true, 12000), sp::EcnResponse::kCutRate);
+  EXPECT_EQ(sp::ClassifyEcn(off, false, 12000), sp::EcnResponse::kNone);
   sp::EcnRule bad = on;
   bad.change_path_on_low_delay = 2;
   EXPECT_STREQ(bad.Validate().field, "change_path_on_low_delay");

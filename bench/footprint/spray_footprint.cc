@@ -51,7 +51,7 @@ void nicc_spray_dlb_feedback(const sp::Config* c, sp::DlbState* s, uint16_t ev, 
                              uint32_t rtt_ns) {
   sp::DlbOnFeedback(*c, s, ev, static_cast<sp::Feedback>(kind & 3u), rtt_ns);
 }
-int nicc_spray_classify_ecn(const sp::EcnRule* r, bool ecn, uint32_t rtt_ns, uint32_t base_rtt_ns) {
-  return static_cast<int>(sp::ClassifyEcn(*r, ecn, rtt_ns, base_rtt_ns));
+int nicc_spray_classify_ecn(const sp::EcnRule* r, bool ecn, uint32_t rtt_ns) {
+  return static_cast<int>(sp::ClassifyEcn(*r, ecn, rtt_ns));
 }
 }

@@ -161,9 +161,10 @@ int main() {
   }
   // --- the NSCC rule ------------------------------------------------------
   {
-    const sp::EcnRule rule = sp::EcnRule::Defaults();
+    sp::EcnRule rule = sp::EcnRule::Defaults();
+    rule.base_rtt_ns = 10000;
     Measure("spray.nscc_classify", kN,
-            [&](int i) { Sink(sp::ClassifyEcn(rule, (i & 1) != 0, 10000u + U(i), 10000u)); });
+            [&](int i) { Sink(sp::ClassifyEcn(rule, (i & 1) != 0, 10000u + U(i))); });
   }
   return 0;
 }

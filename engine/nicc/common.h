@@ -1,7 +1,8 @@
 // nicc/common.h — shared vocabulary of the engine: status values, time,
 // rates, fixed-point helpers and the action record every algorithm returns.
 //
-// Freestanding: includes <stdint.h> and <stddef.h> only; no heap, no
+// Freestanding: includes <stdint.h> and <stddef.h> only (and the
+// preprocessor lists of param_tables.h); no heap, no
 // exceptions, no floating point. Every engine header includes this one.
 //
 //   nicc::Status s = params.Validate();
@@ -18,6 +19,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "nicc/param_tables.h"
 
 // Broken-invariant check. A build decides the policy: define NICC_ASSERT
 // itself before including the engine, or NICC_ASSERT_TRAP=1 to trap (test
@@ -37,17 +40,12 @@ namespace nicc {
 // Status: errors are values.
 // ---------------------------------------------------------------------------
 
+// The codes, their snake-case names and meanings are one list in
+// param_tables.h (NICC_STATUS_CODES), which the C ABI also expands.
 enum class StatusCode : uint8_t {
-  kOk = 0,
-  kZero,           // a field that must be non-zero is zero
-  kOutOfRange,     // a field lies outside its documented range
-  kInconsistent,   // two fields contradict each other (e.g. min > max)
-  kTruncated,      // an input buffer ends before the record does
-  kTooManyHops,    // an INT stack declares more hops than the maximum
-  kBadRateCode,    // an INT record carries an unknown link-rate code
-  kFull,           // a fixed-capacity table has no free slot
-  kNotFound,       // a key is not present in a table
-  kUnsupported,    // a valid value the build or profile does not support
+#define NICC_X(tok, ctok, code, key, doc) k##tok = code,
+  NICC_STATUS_CODES(NICC_X)
+#undef NICC_X
 };
 
 // A status: a code plus the name of the offending field (a string literal,
@@ -64,19 +62,13 @@ struct [[nodiscard]] Status {
   }
 };
 
-// Human-readable name of a status code, for host tools and test messages.
+// Human-readable meaning of a status code, for host tools and test messages.
 constexpr const char* StatusCodeName(StatusCode c) {
   switch (c) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kZero: return "must not be zero";
-    case StatusCode::kOutOfRange: return "out of range";
-    case StatusCode::kInconsistent: return "inconsistent with another field";
-    case StatusCode::kTruncated: return "truncated input";
-    case StatusCode::kTooManyHops: return "too many hops";
-    case StatusCode::kBadRateCode: return "unknown link-rate code";
-    case StatusCode::kFull: return "table full";
-    case StatusCode::kNotFound: return "not found";
-    case StatusCode::kUnsupported: return "unsupported";
+#define NICC_X(tok, ctok, code, key, doc) \
+  case StatusCode::k##tok: return doc;
+    NICC_STATUS_CODES(NICC_X)
+#undef NICC_X
   }
   return "unknown status";
 }

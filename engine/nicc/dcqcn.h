@@ -30,6 +30,7 @@
 #define NICC_DCQCN_H_
 
 #include "nicc/common.h"
+#include "nicc/params.h"
 
 namespace nicc {
 namespace dcqcn {
@@ -38,78 +39,47 @@ namespace dcqcn {
 // Parameters, in mlx5 names and units.
 // ---------------------------------------------------------------------------
 
+// Profiles, named once (param_tables.h): kMlx5 = "mlx5", kPaper = "dcqcn-paper".
+enum Profile : uint8_t { NICC_DCQCN_PROFILES(NICC_PROFILE_ENUM_) kProfileCount };
+
+// One uint32_t per row of NICC_DCQCN_PARAMS (param_tables.h), in its order;
+// the row gives the unit, range, per-profile value and a one-line doc.
 struct Params {
-  uint32_t line_rate_mbps;                 // port speed; Mb/s; > 0
-  uint32_t rp_time_reset;                  // us between timer increases
-  uint32_t rp_byte_reset;                  // bytes between counter increases; 0 = off
-  uint32_t rp_threshold;                   // F: fast-recovery stages; <= 31
-  uint32_t rp_ai_rate;                     // Mb/s added to target per AI stage
-  uint32_t rp_hai_rate;                    // Mb/s added to target per HAI stage
-  uint32_t rp_gd;                          // cut = rate * alpha_1024 / 2^rp_gd; 10..20
-  uint32_t rp_min_dec_fac;                 // %: a cut keeps >= this share of the rate
-  uint32_t rp_min_rate;                    // Mb/s floor; >= 1
-  uint32_t rp_max_rate;                    // Mb/s ceiling; 0 = line rate
-  uint32_t rp_dce_tcp_g;                   // /1024 alpha keep factor; g = 1 - it/1024
-  uint32_t rp_dce_tcp_rtt;                 // us per alpha update period
-  uint32_t rp_rate_reduce_monitor_period;  // us minimum between two cuts; 0 = none
-  uint32_t rp_initial_alpha_value;         // /1024 alpha set by a first CNP
-  uint32_t rp_rate_to_set_on_first_cnp;    // Mb/s start rate on first CNP; 0 = current
-  uint32_t rp_clamp_tgt_rate;              // 1: every cut sets target = current
-  uint32_t rp_clamp_tgt_rate_ati;          // 1: ... if a timer increase came since the last cut
-  uint32_t np_min_time_between_cnps;       // us between CNPs per flow at the receiver
+  NICC_PARAM_MEMBERS(NICC_DCQCN_PARAMS)
+
+  // The values of `profile` for a port of the given speed.
+  static constexpr Params Of(Profile profile, uint32_t line_rate_mbps);
 
   // ConnectX defaults (the mlx5 driver's cc_params), for a port of the
   // given speed.
-  static constexpr Params Mlx5(uint32_t line_rate_mbps) {
-    return Params{line_rate_mbps,
-                  /*rp_time_reset=*/300,
-                  /*rp_byte_reset=*/32767,
-                  /*rp_threshold=*/1,
-                  /*rp_ai_rate=*/5,
-                  /*rp_hai_rate=*/50,
-                  /*rp_gd=*/11,
-                  /*rp_min_dec_fac=*/50,
-                  /*rp_min_rate=*/1,
-                  /*rp_max_rate=*/0,
-                  /*rp_dce_tcp_g=*/1019,
-                  /*rp_dce_tcp_rtt=*/1,
-                  /*rp_rate_reduce_monitor_period=*/4,
-                  /*rp_initial_alpha_value=*/1023,
-                  /*rp_rate_to_set_on_first_cnp=*/0,
-                  /*rp_clamp_tgt_rate=*/0,
-                  /*rp_clamp_tgt_rate_ati=*/1,
-                  /*np_min_time_between_cnps=*/4};
-  }
+  static constexpr Params Mlx5(uint32_t line_rate_mbps) { return Of(kMlx5, line_rate_mbps); }
 
   // The published simulation settings of the DCQCN paper (SIGCOMM'15):
   // g = 1/256, 55 us timers, 10 MB byte counter, F = 5, R_AI 40 Mb/s, CNPs
   // at most every 50 us. The paper gives no hyper-increase step; 10 x R_AI
   // keeps the ratio of the mlx5 defaults. Target is clamped at every cut as
   // in the paper's pseudo-code; cuts are paced by the CNP interval only.
-  static constexpr Params Paper(uint32_t line_rate_mbps) {
-    return Params{line_rate_mbps,
-                  /*rp_time_reset=*/55,
-                  /*rp_byte_reset=*/10u * 1024u * 1024u,
-                  /*rp_threshold=*/5,
-                  /*rp_ai_rate=*/40,
-                  /*rp_hai_rate=*/400,
-                  /*rp_gd=*/11,
-                  /*rp_min_dec_fac=*/50,
-                  /*rp_min_rate=*/1,
-                  /*rp_max_rate=*/0,
-                  /*rp_dce_tcp_g=*/1020,
-                  /*rp_dce_tcp_rtt=*/55,
-                  /*rp_rate_reduce_monitor_period=*/0,
-                  /*rp_initial_alpha_value=*/1023,
-                  /*rp_rate_to_set_on_first_cnp=*/0,
-                  /*rp_clamp_tgt_rate=*/1,
-                  /*rp_clamp_tgt_rate_ati=*/1,
-                  /*np_min_time_between_cnps=*/50};
-  }
+  static constexpr Params Paper(uint32_t line_rate_mbps) { return Of(kPaper, line_rate_mbps); }
 
   // Checks every field; the first bad one is named in the result.
   constexpr Status Validate() const;
 };
+
+// The table every consumer iterates (C ABI, vectors, verbs, ns-3, docs).
+using NiccRowParams_ = Params;
+constexpr ParamDesc<Params> kParamRows[] = {NICC_PARAM_ROWS(NICC_DCQCN_PARAMS)};
+constexpr ProfileDesc kProfiles[] = {NICC_DCQCN_PROFILES(NICC_PROFILE_ROW_)};
+constexpr ParamTable<Params> kParamTable = {"dcqcn", "", kParamRows,
+                                            sizeof(kParamRows) / sizeof(kParamRows[0]), kProfiles,
+                                            kProfileCount};
+static_assert(sizeof(kProfiles) / sizeof(kProfiles[0]) == kProfileCount, "profiles");
+
+constexpr Params Params::Of(Profile profile, uint32_t line_rate_mbps) {
+  Params p{};
+  LoadProfile(kParamTable, profile, &p);
+  p.line_rate_mbps = line_rate_mbps;
+  return p;
+}
 
 // Largest period any time field may hold, in us: it must stay inside the
 // wrap-safe horizon of the 32-bit ns clock (2^31 ns).
@@ -224,47 +194,24 @@ inline Action NpOnPacket(const Config& cfg, NpState* s, bool ce, TimeNs now_ns);
 // ===========================================================================
 
 constexpr Status Params::Validate() const {
-  if (line_rate_mbps == 0) return Status::Error(StatusCode::kZero, "line_rate_mbps");
-  if (line_rate_mbps > kMaxLineRateKbps / kKbpsPerMbps)
-    return Status::Error(StatusCode::kOutOfRange, "line_rate_mbps");
-  if (rp_time_reset == 0) return Status::Error(StatusCode::kZero, "rp_time_reset");
-  if (rp_time_reset > kMaxPeriodUs)
-    return Status::Error(StatusCode::kOutOfRange, "rp_time_reset");
-  if (rp_threshold > 31) return Status::Error(StatusCode::kOutOfRange, "rp_threshold");
+  // Each field's own range (kParamTable), then the rules between fields.
+  const Status st = CheckRanges(kParamTable, *this);
+  if (!st.ok()) return st;
   if (rp_ai_rate > line_rate_mbps)
     return Status::Error(StatusCode::kOutOfRange, "rp_ai_rate");
   if (rp_hai_rate > line_rate_mbps)
     return Status::Error(StatusCode::kOutOfRange, "rp_hai_rate");
   if (rp_hai_rate < rp_ai_rate)
     return Status::Error(StatusCode::kInconsistent, "rp_hai_rate");
-  if (rp_gd < 10 || rp_gd > 20) return Status::Error(StatusCode::kOutOfRange, "rp_gd");
-  if (rp_min_dec_fac == 0) return Status::Error(StatusCode::kZero, "rp_min_dec_fac");
-  if (rp_min_dec_fac > 100)
-    return Status::Error(StatusCode::kOutOfRange, "rp_min_dec_fac");
   if (rp_max_rate > line_rate_mbps)
     return Status::Error(StatusCode::kOutOfRange, "rp_max_rate");
-  if (rp_min_rate == 0) return Status::Error(StatusCode::kZero, "rp_min_rate");
   const uint32_t max_mbps = rp_max_rate != 0 ? rp_max_rate : line_rate_mbps;
   if (rp_min_rate > max_mbps)
     return Status::Error(StatusCode::kInconsistent, "rp_min_rate");
-  if (rp_dce_tcp_g > 1023) return Status::Error(StatusCode::kOutOfRange, "rp_dce_tcp_g");
-  if (rp_dce_tcp_rtt == 0) return Status::Error(StatusCode::kZero, "rp_dce_tcp_rtt");
-  if (rp_dce_tcp_rtt > kMaxPeriodUs)
-    return Status::Error(StatusCode::kOutOfRange, "rp_dce_tcp_rtt");
-  if (rp_rate_reduce_monitor_period > kMaxPeriodUs)
-    return Status::Error(StatusCode::kOutOfRange, "rp_rate_reduce_monitor_period");
-  if (rp_initial_alpha_value > 1023)
-    return Status::Error(StatusCode::kOutOfRange, "rp_initial_alpha_value");
   if (rp_rate_to_set_on_first_cnp > max_mbps)
     return Status::Error(StatusCode::kOutOfRange, "rp_rate_to_set_on_first_cnp");
   if (rp_rate_to_set_on_first_cnp != 0 && rp_rate_to_set_on_first_cnp < rp_min_rate)
     return Status::Error(StatusCode::kInconsistent, "rp_rate_to_set_on_first_cnp");
-  if (rp_clamp_tgt_rate > 1)
-    return Status::Error(StatusCode::kOutOfRange, "rp_clamp_tgt_rate");
-  if (rp_clamp_tgt_rate_ati > 1)
-    return Status::Error(StatusCode::kOutOfRange, "rp_clamp_tgt_rate_ati");
-  if (np_min_time_between_cnps > kMaxPeriodUs)
-    return Status::Error(StatusCode::kOutOfRange, "np_min_time_between_cnps");
   return Status::Ok();
 }
 

@@ -38,6 +38,7 @@
 
 #include "nicc/common.h"
 #include "nicc/int_codec.h"
+#include "nicc/params.h"
 
 namespace nicc {
 namespace hpcc {
@@ -52,46 +53,54 @@ constexpr uint32_t kPpmOne = 1000000u;
 // cover every data-centre fabric HPCC is meant for.
 constexpr uint32_t kMinBaseRttNs = 1000u;
 constexpr uint32_t kMaxBaseRttNs = 1000000u;
-// History must expire before the 24-bit INT clock can alias: half its
-// period, 2^23 ns, in whole us.
-constexpr uint32_t kMaxHistoryTimeoutUs = (1u << 23) / 1000u;  // 8388 us
+// History must expire before a hop's 20-bit tx-byte counter can wrap
+// unseen: at the fastest rate code (1.6 Tb/s) and the x1 multiplier it wraps
+// every 2^20 * 128 B / 200 B/ns = 671 us, and a hop's rate code may say
+// 1.6 Tb/s whatever the NIC's own speed, so the bound holds for every
+// configuration (larger multipliers only lengthen the wrap). A gap longer
+// than one wrap would read as little traffic and under-report U.
+constexpr uint32_t kMaxHistoryTimeoutUs = NICC_HPCC_MAX_HISTORY_US;
+static_assert(uint64_t{NICC_HPCC_MAX_HISTORY_US} * 1000u * 200u <= (uint64_t{1} << 27),
+              "history timeout below one tx-byte wrap at 1.6 Tb/s");
 constexpr uint32_t kMaxStageLimit = 255;                       // stage is a uint8_t
 
+// Profiles, named once (param_tables.h): kPaper = "hpcc-paper",
+// kLater = "hpcc-later".
+enum Profile : uint8_t { NICC_HPCC_PROFILES(NICC_PROFILE_ENUM_) kProfileCount };
+
+// One uint32_t per row of NICC_HPCC_PARAMS (param_tables.h), in its order.
 struct Params {
-  uint32_t line_rate_mbps;      // NIC port speed; W is at most its BDP; Mb/s; > 0
-  uint32_t base_rtt_ns;         // T: base RTT, EWMA horizon and W-to-rate divisor
-  uint32_t eta_ppm;             // eta: target utilisation, parts per million; 1..10^6
-  uint32_t max_stage;           // additive stages before a forced multiplicative step
-  uint32_t w_ai_bytes;          // W_AI: additive increase per update; <= BDP
-  uint32_t min_window_bytes;    // window floor; 1..BDP
-  uint32_t history_timeout_us;  // ACK silence after which per-hop history is dropped
+  NICC_PARAM_MEMBERS(NICC_HPCC_PARAMS)
+
+  static constexpr Params Of(Profile profile);
 
   // The published simulation settings (SIGCOMM'19, section 5): 100 Gb/s
   // hosts, T = 13 us, eta = 95%, maxStage = 5, W_AI = 80 B. The floor is the
   // authors' simulator's 100 Mb/s minimum rate times T (162.5 B, rounded
   // up). History expires after 256 us of ACK silence: well inside the 671 us
   // it takes a 1.6 Tb/s link to wrap the 20-bit byte counter (x1).
-  static constexpr Params HpccPaper() {
-    return Params{/*line_rate_mbps=*/100000,
-                  /*base_rtt_ns=*/13000,
-                  /*eta_ppm=*/950000,
-                  /*max_stage=*/5,
-                  /*w_ai_bytes=*/80,
-                  /*min_window_bytes=*/163,
-                  /*history_timeout_us=*/256};
-  }
+  static constexpr Params HpccPaper() { return Of(kPaper); }
 
   // The authors' later setting: the same with maxStage = 0, so every update
   // is multiplicative (W = Wc / (U/eta) + W_AI).
-  static constexpr Params HpccLater() {
-    Params p = HpccPaper();
-    p.max_stage = 0;
-    return p;
-  }
+  static constexpr Params HpccLater() { return Of(kLater); }
 
   // Checks every field; the first bad one is named in the result.
   constexpr Status Validate() const;
 };
+
+using NiccRowParams_ = Params;
+constexpr ParamDesc<Params> kParamRows[] = {NICC_PARAM_ROWS(NICC_HPCC_PARAMS)};
+constexpr ProfileDesc kProfiles[] = {NICC_HPCC_PROFILES(NICC_PROFILE_ROW_)};
+constexpr ParamTable<Params> kParamTable = {"hpcc", "", kParamRows,
+                                            sizeof(kParamRows) / sizeof(kParamRows[0]), kProfiles,
+                                            kProfileCount};
+
+constexpr Params Params::Of(Profile profile) {
+  Params p{};
+  LoadProfile(kParamTable, profile, &p);
+  return p;
+}
 
 // U saturates here: 64 times a link's capacity in flight is far past any
 // useful signal (the window is at its floor long before). Q20.
@@ -180,23 +189,14 @@ inline uint32_t RateKbps(const Config& cfg, const State& s);
 // ===========================================================================
 
 constexpr Status Params::Validate() const {
-  if (line_rate_mbps == 0) return Status::Error(StatusCode::kZero, "line_rate_mbps");
-  if (line_rate_mbps > kMaxLineRateKbps / kKbpsPerMbps)
-    return Status::Error(StatusCode::kOutOfRange, "line_rate_mbps");
-  if (base_rtt_ns == 0) return Status::Error(StatusCode::kZero, "base_rtt_ns");
-  if (base_rtt_ns < kMinBaseRttNs || base_rtt_ns > kMaxBaseRttNs)
-    return Status::Error(StatusCode::kOutOfRange, "base_rtt_ns");
-  if (eta_ppm == 0) return Status::Error(StatusCode::kZero, "eta_ppm");
-  if (eta_ppm > kPpmOne) return Status::Error(StatusCode::kOutOfRange, "eta_ppm");
-  if (max_stage > kMaxStageLimit) return Status::Error(StatusCode::kOutOfRange, "max_stage");
+  // Each field's own range (kParamTable), then the window rules: W_AI and
+  // the floor fit the line-rate BDP.
+  const Status st = CheckRanges(kParamTable, *this);
+  if (!st.ok()) return st;
   // BDP <= 1.6e6 Mb/s * 1e6 ns / 8000 = 2e8 B.
   const uint64_t bdp = static_cast<uint64_t>(line_rate_mbps) * base_rtt_ns / 8000u;
   if (w_ai_bytes > bdp) return Status::Error(StatusCode::kInconsistent, "w_ai_bytes");
-  if (min_window_bytes == 0) return Status::Error(StatusCode::kZero, "min_window_bytes");
   if (min_window_bytes > bdp) return Status::Error(StatusCode::kInconsistent, "min_window_bytes");
-  if (history_timeout_us == 0) return Status::Error(StatusCode::kZero, "history_timeout_us");
-  if (history_timeout_us > kMaxHistoryTimeoutUs)
-    return Status::Error(StatusCode::kOutOfRange, "history_timeout_us");
   return Status::Ok();
 }
 

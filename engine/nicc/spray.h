@@ -34,6 +34,7 @@
 #define NICC_SPRAY_H_
 
 #include "nicc/common.h"
+#include "nicc/params.h"
 #include "nicc/prng.h"
 
 namespace nicc {
@@ -55,16 +56,19 @@ constexpr uint32_t kRocePortMin = 0xC000;                  // RoCEv2 source port
 constexpr uint32_t kFlowLabelMax = 0xFFFFF;                // 20-bit flow label
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;  // wrap-safe horizon
 
-// Per-flow path-selection policy.
+// Per-flow path-selection policy; names and codes in param_tables.h
+// (NICC_SPRAY_POLICIES).
 enum class Policy : uint8_t {
-  kEcmp = 0,
-  kOps = 1,
-  kBitmap = 2,
-  kReps = 3,
-  kPlb = 4,
-  kDlb = 5,
+#define NICC_X(tok, ctok, code, name, doc) k##tok = code,
+  NICC_SPRAY_POLICIES(NICC_X)
+#undef NICC_X
 };
-constexpr uint32_t kPolicyCount = 6;
+constexpr ChoiceDesc kPolicies[] = {
+#define NICC_X(tok, ctok, code, name, doc) {name, code, NICC_PARAM_DOC(doc)},
+    NICC_SPRAY_POLICIES(NICC_X)
+#undef NICC_X
+};
+constexpr uint32_t kPolicyCount = sizeof(kPolicies) / sizeof(kPolicies[0]);
 
 // What came back for one packet sent on an EV.
 enum class Feedback : uint8_t {
@@ -89,51 +93,62 @@ constexpr uint16_t FlowLabelToPort(uint32_t flow_label) {
 // Parameters.
 // ---------------------------------------------------------------------------
 
+// Profiles, named once (param_tables.h): kDefault = "spray-default".
+enum Profile : uint8_t { NICC_SPRAY_PROFILES(NICC_PROFILE_ENUM_) kProfileCount };
+
+// The policy, then one uint32_t per row of NICC_SPRAY_PARAMS
+// (param_tables.h): the common fields, then each policy's group.
 struct Params {
   Policy policy;
-  uint32_t ev_bits;                 // k: spray over 2^k EVs; 0..8 (bitmap <= 6, dlb <= 4)
-  uint32_t flow_label;              // 20-bit flow label of EV 0 (ports derive from it)
-  uint32_t base_port;               // explicit port of EV 0; 0 = from flow_label
-  uint32_t bitmap_ecn_penalty;      // penalty added by an ECN-marked ACK; <= 15
-  uint32_t bitmap_nack_penalty;     // penalty added by a NACK/trim; <= 15
-  uint32_t reps_max_reuse;          // sends per clean ACK of a cached EV; 1..3
-  uint32_t reps_freeze_us;          // freeze length after a timeout; 0 = never freeze
-  uint32_t plb_rehash_rounds;       // N: congested rounds before a repath; 1..255
-  uint32_t plb_idle_rehash_rounds;  // ... when nothing is in flight; 0 = off; <= N
-  uint32_t plb_cong_thresh_pct;     // a round is congested at >= this % marked; 1..100
-  uint32_t plb_suspend_us;          // no repath for this long after a timeout; 0 = off
-  uint32_t dlb_gain_shift;          // EWMA gain 1/2^shift per sample; 1..7
-  uint32_t dlb_rtt_shift;           // one cost point per 2^shift ns of RTT; 0..16
-  uint32_t dlb_hysteresis;          // cost points another EV must win by; <= 65535
-  uint32_t dlb_probe_shift;         // probe one packet in 2^shift; 0 = never; <= 7
-  uint32_t dlb_min_dwell;           // feedbacks on an EV before leaving it; <= 255
+  NICC_PARAM_MEMBERS(NICC_SPRAY_PARAMS)
 
   // Published defaults where there are any (PLB: 12 / 3 rounds at 50% CE,
   // as Linux' tcp_plb_*; bitmap: +1 / +4 / max), the engine's own choice
   // elsewhere (docs/spray.md gives the reason for each).
-  static constexpr Params Defaults(Policy policy, uint32_t ev_bits, uint32_t flow_label) {
-    return Params{policy,
-                  ev_bits,
-                  flow_label,
-                  /*base_port=*/0,
-                  /*bitmap_ecn_penalty=*/1,
-                  /*bitmap_nack_penalty=*/4,
-                  /*reps_max_reuse=*/1,
-                  /*reps_freeze_us=*/100,
-                  /*plb_rehash_rounds=*/12,
-                  /*plb_idle_rehash_rounds=*/3,
-                  /*plb_cong_thresh_pct=*/50,
-                  /*plb_suspend_us=*/1000000,
-                  /*dlb_gain_shift=*/4,
-                  /*dlb_rtt_shift=*/8,
-                  /*dlb_hysteresis=*/64,
-                  /*dlb_probe_shift=*/4,
-                  /*dlb_min_dwell=*/64};
-  }
+  static constexpr Params Defaults(Policy policy, uint32_t ev_bits, uint32_t flow_label);
 
   // Checks every field; the first bad one is named in the result.
   constexpr Status Validate() const;
 };
+
+#define NICC_COUNT_ROW_(...) +1u
+constexpr uint32_t kCommonRowCount = 0u NICC_SPRAY_COMMON_PARAMS(NICC_COUNT_ROW_);
+constexpr uint32_t kBitmapRowCount = 0u NICC_SPRAY_BITMAP_PARAMS(NICC_COUNT_ROW_);
+constexpr uint32_t kRepsRowCount = 0u NICC_SPRAY_REPS_PARAMS(NICC_COUNT_ROW_);
+constexpr uint32_t kPlbRowCount = 0u NICC_SPRAY_PLB_PARAMS(NICC_COUNT_ROW_);
+constexpr uint32_t kDlbRowCount = 0u NICC_SPRAY_DLB_PARAMS(NICC_COUNT_ROW_);
+#undef NICC_COUNT_ROW_
+
+using NiccRowParams_ = Params;
+constexpr ParamDesc<Params> kParamRows[] = {NICC_PARAM_ROWS(NICC_SPRAY_PARAMS)};
+constexpr ProfileDesc kProfiles[] = {NICC_SPRAY_PROFILES(NICC_PROFILE_ROW_)};
+constexpr uint32_t kParamRowCount = sizeof(kParamRows) / sizeof(kParamRows[0]);
+static_assert(kParamRowCount ==
+                  kCommonRowCount + kBitmapRowCount + kRepsRowCount + kPlbRowCount + kDlbRowCount,
+              "spray groups cover the table");
+// The whole table, and one view per group (the common fields, then each
+// policy's own).
+constexpr ParamTable<Params> kParamTable = {"spray", "", kParamRows, kParamRowCount, kProfiles,
+                                            kProfileCount};
+constexpr ParamTable<Params> kGroupTables[] = {
+    {"spray", "common", kParamRows, kCommonRowCount, kProfiles, kProfileCount},
+    {"spray", "bitmap", kParamRows + kCommonRowCount, kBitmapRowCount, kProfiles, kProfileCount},
+    {"spray", "reps", kParamRows + kCommonRowCount + kBitmapRowCount, kRepsRowCount, kProfiles,
+     kProfileCount},
+    {"spray", "plb", kParamRows + kCommonRowCount + kBitmapRowCount + kRepsRowCount, kPlbRowCount,
+     kProfiles, kProfileCount},
+    {"spray", "dlb", kParamRows + kCommonRowCount + kBitmapRowCount + kRepsRowCount + kPlbRowCount,
+     kDlbRowCount, kProfiles, kProfileCount},
+};
+
+constexpr Params Params::Defaults(Policy policy, uint32_t ev_bits, uint32_t flow_label) {
+  Params p{};
+  LoadProfile(kParamTable, kDefault, &p);
+  p.policy = policy;
+  p.ev_bits = ev_bits;
+  p.flow_label = flow_label;
+  return p;
+}
 
 // ---------------------------------------------------------------------------
 // Config: Params compiled into what the hot path reads (24 bytes).
@@ -330,29 +345,48 @@ enum class EcnResponse : uint8_t {
   kChangePath = 2,  // mark with low delay: move to another EV, keep the rate
 };
 
-struct EcnRule {
-  uint32_t change_path_on_low_delay;  // 1: apply the rule; 0: every mark cuts
-  uint32_t low_delay_ns;              // queueing delay (rtt - base) counted as low
-
-  // On, with 4 us: about the queue a 400G port builds from 50 4-KB packets;
-  // set it to the CC's target queueing delay.
-  static constexpr EcnRule Defaults() { return EcnRule{1, 4000}; }
-  constexpr Status Validate() const {
-    if (change_path_on_low_delay > 1)
-      return Status::Error(StatusCode::kOutOfRange, "change_path_on_low_delay");
-    if (low_delay_ns > kTimeHorizonNs)
-      return Status::Error(StatusCode::kOutOfRange, "low_delay_ns");
-    return Status::Ok();
-  }
+// Profiles, named once (param_tables.h): kEcnNscc = "ecn-nscc",
+// kEcnOff = "ecn-off".
+enum EcnProfile : uint8_t {
+#define NICC_X(tok, name, doc) kEcn##tok,
+  NICC_ECN_RULE_PROFILES(NICC_X)
+#undef NICC_X
+  kEcnProfileCount
 };
 
+// One uint32_t per row of NICC_ECN_RULE_PARAMS (param_tables.h).
+struct EcnRule {
+  NICC_PARAM_MEMBERS(NICC_ECN_RULE_PARAMS)
+
+  static constexpr EcnRule Of(EcnProfile profile);
+  // On, with 4 us: about the queue a 400G port builds from 50 4-KB packets;
+  // set it to the CC's target queueing delay.
+  static constexpr EcnRule Defaults() { return Of(kEcnNscc); }
+  constexpr Status Validate() const;
+};
+
+namespace detail {
+using NiccRowParams_ = EcnRule;
+constexpr ParamDesc<EcnRule> kEcnRows[] = {NICC_PARAM_ROWS(NICC_ECN_RULE_PARAMS)};
+constexpr ProfileDesc kEcnProfiles[] = {NICC_ECN_RULE_PROFILES(NICC_PROFILE_ROW_)};
+}  // namespace detail
+constexpr ParamTable<EcnRule> kEcnRuleTable = {
+    "ecn_rule", "", detail::kEcnRows, sizeof(detail::kEcnRows) / sizeof(detail::kEcnRows[0]),
+    detail::kEcnProfiles, kEcnProfileCount};
+
+constexpr EcnRule EcnRule::Of(EcnProfile profile) {
+  EcnRule r{};
+  LoadProfile(kEcnRuleTable, profile, &r);
+  return r;
+}
+constexpr Status EcnRule::Validate() const { return CheckRanges(kEcnRuleTable, *this); }
+
 // Classifies one ACK. rtt_ns 0 = no sample, which never counts as low delay.
-// An RTT below base_rtt_ns counts as zero queueing delay.
-constexpr EcnResponse ClassifyEcn(const EcnRule& rule, bool ecn, uint32_t rtt_ns,
-                                  uint32_t base_rtt_ns) {
+// An RTT below rule.base_rtt_ns counts as zero queueing delay.
+constexpr EcnResponse ClassifyEcn(const EcnRule& rule, bool ecn, uint32_t rtt_ns) {
   if (!ecn) return EcnResponse::kNone;
   if (rule.change_path_on_low_delay == 0 || rtt_ns == 0) return EcnResponse::kCutRate;
-  const uint32_t qdelay_ns = rtt_ns > base_rtt_ns ? rtt_ns - base_rtt_ns : 0u;
+  const uint32_t qdelay_ns = rtt_ns > rule.base_rtt_ns ? rtt_ns - rule.base_rtt_ns : 0u;
   return qdelay_ns <= rule.low_delay_ns ? EcnResponse::kChangePath : EcnResponse::kCutRate;
 }
 
@@ -361,44 +395,23 @@ constexpr EcnResponse ClassifyEcn(const EcnRule& rule, bool ecn, uint32_t rtt_ns
 // ===========================================================================
 
 constexpr Status Params::Validate() const {
+  // The policy, each field's own range (kParamTable), then the rules
+  // between fields.
   if (static_cast<uint32_t>(policy) >= kPolicyCount)
     return Status::Error(StatusCode::kOutOfRange, "policy");
-  if (ev_bits > kMaxEvBits) return Status::Error(StatusCode::kOutOfRange, "ev_bits");
+  const Status st = CheckRanges(kParamTable, *this);
+  if (!st.ok()) return st;
   if (policy == Policy::kBitmap && ev_bits > kBitmapMaxEvBits)
     return Status::Error(StatusCode::kUnsupported, "ev_bits");
   if (policy == Policy::kDlb && ev_bits > kDlbMaxEvBits)
     return Status::Error(StatusCode::kUnsupported, "ev_bits");
-  if (flow_label > kFlowLabelMax) return Status::Error(StatusCode::kOutOfRange, "flow_label");
   if (base_port != 0) {
-    if (base_port < kRocePortMin || base_port > 0xFFFFu)
-      return Status::Error(StatusCode::kOutOfRange, "base_port");
+    if (base_port < kRocePortMin) return Status::Error(StatusCode::kOutOfRange, "base_port");
     if ((base_port & ((1u << ev_bits) - 1u)) != 0)
       return Status::Error(StatusCode::kInconsistent, "base_port");
   }
-  if (bitmap_ecn_penalty > kBitmapMaxPenalty)
-    return Status::Error(StatusCode::kOutOfRange, "bitmap_ecn_penalty");
-  if (bitmap_nack_penalty > kBitmapMaxPenalty)
-    return Status::Error(StatusCode::kOutOfRange, "bitmap_nack_penalty");
-  if (reps_max_reuse == 0) return Status::Error(StatusCode::kZero, "reps_max_reuse");
-  if (reps_max_reuse > kRepsMaxReuse)
-    return Status::Error(StatusCode::kOutOfRange, "reps_max_reuse");
-  if (reps_freeze_us > kMaxPeriodUs)
-    return Status::Error(StatusCode::kOutOfRange, "reps_freeze_us");
-  if (plb_rehash_rounds == 0) return Status::Error(StatusCode::kZero, "plb_rehash_rounds");
-  if (plb_rehash_rounds > 255) return Status::Error(StatusCode::kOutOfRange, "plb_rehash_rounds");
   if (plb_idle_rehash_rounds > plb_rehash_rounds)
     return Status::Error(StatusCode::kInconsistent, "plb_idle_rehash_rounds");
-  if (plb_cong_thresh_pct == 0) return Status::Error(StatusCode::kZero, "plb_cong_thresh_pct");
-  if (plb_cong_thresh_pct > 100)
-    return Status::Error(StatusCode::kOutOfRange, "plb_cong_thresh_pct");
-  if (plb_suspend_us > kMaxPeriodUs)
-    return Status::Error(StatusCode::kOutOfRange, "plb_suspend_us");
-  if (dlb_gain_shift == 0) return Status::Error(StatusCode::kZero, "dlb_gain_shift");
-  if (dlb_gain_shift > 7) return Status::Error(StatusCode::kOutOfRange, "dlb_gain_shift");
-  if (dlb_rtt_shift > 16) return Status::Error(StatusCode::kOutOfRange, "dlb_rtt_shift");
-  if (dlb_hysteresis > 0xFFFFu) return Status::Error(StatusCode::kOutOfRange, "dlb_hysteresis");
-  if (dlb_probe_shift > 7) return Status::Error(StatusCode::kOutOfRange, "dlb_probe_shift");
-  if (dlb_min_dwell > 255) return Status::Error(StatusCode::kOutOfRange, "dlb_min_dwell");
   return Status::Ok();
 }
 

@@ -412,8 +412,9 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     nicc::spray::EcnRule rule = nicc::spray::EcnRule::Defaults();
     rule.change_path_on_low_delay = m_ecnRule ? 1 : 0;
     rule.low_delay_ns = static_cast<uint32_t>(m_ecnRuleLowDelay.GetNanoSeconds());
+    rule.base_rtt_ns = hp.base_rtt_ns;
     const nicc::Status st =
-        nicc::hal::InitDriverConfig(cc, dp, hp, sp, rule, hp.base_rtt_ns, &m_cfg);
+        nicc::hal::InitDriverConfig(cc, dp, hp, sp, rule, &m_cfg);
     if (!st.ok())
     {
         const char* field = st.field ? st.field : "?";

@@ -740,8 +740,8 @@ Rate codes 6 and 7 (800 Gb/s, 1.6 Tb/s).""", f.events))
     vs.append(hpcc_vector("line-1600g-t-1ms", "hpcc-later", """
 1.6 Tb/s NIC with T = 1 ms: the largest BDP (2e8 B) and rate. Multiplier
 2^7 (16 KiB tx units, 10 KiB queue units) for a 300 MB queue, ACKs 500 us
-apart (history_timeout_us = 2000): cuts, then growth back to the ceiling.""", f.events,
-                          line_rate_mbps=1600000, base_rtt_ns=1000000, history_timeout_us=2000))
+apart (history_timeout_us = 600): cuts, then growth back to the ceiling.""", f.events,
+                          line_rate_mbps=1600000, base_rtt_ns=1000000, history_timeout_us=600))
     f = Flow(Path([1]), step=100, inflight=1)
     for i in range(20):
         f.ack(1 * US, util=1.0, qlen=2000 if i < 10 else 0)
@@ -786,7 +786,7 @@ Every code 0..255 in turn, each a full update.""", pint_events(list(range(256)),
         ("err-min-window-zero", "min_window_bytes", "zero", dict(min_window_bytes=0)),
         ("err-min-window-bdp", "min_window_bytes", "inconsistent", dict(min_window_bytes=162501)),
         ("err-history-zero", "history_timeout_us", "zero", dict(history_timeout_us=0)),
-        ("err-history-range", "history_timeout_us", "out_of_range", dict(history_timeout_us=8389)),
+        ("err-history-range", "history_timeout_us", "out_of_range", dict(history_timeout_us=672)),
     ]
     for name, field, code, ov in errs:
         vs.append(hpcc_param_error(name, field, code, f"Invalid parameters: {field} {code}.", **ov))

@@ -38,7 +38,9 @@ TX_PLAUSIBLE = 64.0   # a hop's bytes faster than 64x its link: another switch
 MAX_LINE_MBPS = 1600000
 MIN_RTT_NS, MAX_RTT_NS = 1000, 1000000
 MAX_STAGE_LIMIT = 255
-MAX_HISTORY_US = (1 << 23) // 1000  # 8388
+# History expires before a 1.6 Tb/s hop wraps its 20-bit tx-byte counter
+# (128 B units at the x1 multiplier): 2^27 B / 200 B/ns = 671088 ns.
+MAX_HISTORY_US = (1 << 27) // 200 // 1000  # 671
 
 
 def params(profile, **overrides):

@@ -37,21 +37,22 @@ namespace hal {
 using FlowId = uint16_t;
 constexpr FlowId kNoFlow = 0xFFFF;
 
+// Congestion control of a driver's flows; names and codes are one list in
+// param_tables.h (NICC_CC_KINDS), shared with the C ABI.
 enum class CcKind : uint8_t {
-  kNone = 0,      // no congestion control: line rate, no window
-  kDcqcn = 1,     // rate-based, CNP-driven (dcqcn.h)
-  kHpcc = 2,      // window-based, INT-driven (hpcc.h)
-  kHpccPint = 3,  // HPCC with one encoded utilisation value per ACK (hpcc.h)
+#define NICC_X(tok, ctok, code, name, doc) k##tok = code,
+  NICC_CC_KINDS(NICC_X)
+#undef NICC_X
 };
+constexpr ChoiceDesc kCcKinds[] = {
+#define NICC_X(tok, ctok, code, name, doc) {name, code, NICC_PARAM_DOC(doc)},
+    NICC_CC_KINDS(NICC_X)
+#undef NICC_X
+};
+constexpr uint32_t kCcKindCount = sizeof(kCcKinds) / sizeof(kCcKinds[0]);
 
 constexpr const char* CcKindName(CcKind k) {
-  switch (k) {
-    case CcKind::kNone: return "none";
-    case CcKind::kDcqcn: return "dcqcn";
-    case CcKind::kHpcc: return "hpcc";
-    case CcKind::kHpccPint: return "hpcc-pint";
-  }
-  return "?";
+  return static_cast<uint32_t>(k) < kCcKindCount ? kCcKinds[static_cast<uint32_t>(k)].name : "?";
 }
 
 // Everything a driver needs to know, compiled once and shared by all flows.
@@ -62,7 +63,6 @@ struct DriverConfig {
   hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
   spray::Config spray;      // path selection for every flow
   spray::EcnRule ecn_rule;  // NSCC rule: ECN with low delay changes path
-  uint32_t base_rtt_ns;     // for the ECN rule's queueing-delay estimate
 };
 
 // Compiles the parts of a DriverConfig from their Params. Fields that the
@@ -71,8 +71,8 @@ struct DriverConfig {
 inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
                                const hpcc::Params& hpcc_params,
                                const spray::Params& spray_params, const spray::EcnRule& rule,
-                               uint32_t base_rtt_ns, DriverConfig* out) {
-  if (static_cast<uint8_t>(cc) > static_cast<uint8_t>(CcKind::kHpccPint))
+                               DriverConfig* out) {
+  if (static_cast<uint32_t>(cc) >= kCcKindCount)
     return Status::Error(StatusCode::kOutOfRange, "cc");
   Status st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
   if (!st.ok()) return st;
@@ -82,11 +82,9 @@ inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
   if (!st.ok()) return st;
   st = rule.Validate();
   if (!st.ok()) return st;
-  if (base_rtt_ns > kTimeHorizonNs) return Status::Error(StatusCode::kOutOfRange, "base_rtt_ns");
   out->cc = cc;
   out->line_rate_kbps = dcqcn_params.line_rate_mbps * kKbpsPerMbps;
   out->ecn_rule = rule;
-  out->base_rtt_ns = base_rtt_ns;
   return Status::Ok();
 }
 
@@ -172,7 +170,7 @@ inline Status OnAck(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs
 // (the spray policy moves away from it) and the rate is kept.
 inline Action OnCnp(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
   if (cfg.cc != CcKind::kDcqcn) return Action::None();
-  const spray::EcnResponse r = spray::ClassifyEcn(cfg.ecn_rule, true, s->last_rtt_ns, cfg.base_rtt_ns);
+  const spray::EcnResponse r = spray::ClassifyEcn(cfg.ecn_rule, true, s->last_rtt_ns);
   if (r == spray::EcnResponse::kChangePath && s->last_ev != 0) {
     spray::OnFeedback(cfg.spray, &s->spray, s->last_ev, spray::Feedback::kEcn, 0, now_ns);
     return Action::None();

@@ -21,6 +21,14 @@ static_assert(static_cast<int>(NICC_FW_ACT_SET_RATE) == nicc::kActSetRate &&
                   static_cast<int>(NICC_FW_ACT_ARM_TIMER) == nicc::kActArmTimer &&
                   static_cast<int>(NICC_FW_ACT_CANCEL_TIMER) == nicc::kActCancelTimer,
               "action flags");
+#define NICC_FW_X_(tok, ctok, code, key, doc) \
+  static_assert(NICC_FW_##ctok == static_cast<int>(nicc::StatusCode::k##tok), "status " key);
+NICC_STATUS_CODES(NICC_FW_X_)
+#undef NICC_FW_X_
+#define NICC_FW_X_(tok, ctok, code, name, doc) \
+  static_assert(NICC_FW_CC_##ctok == static_cast<int>(hal::CcKind::k##tok), "cc " name);
+NICC_CC_KINDS(NICC_FW_X_)
+#undef NICC_FW_X_
 static_assert(NICC_FW_EV_TIMEOUT == static_cast<int>(hal::EventKind::kTimeout) &&
                   NICC_FW_EV_RX_DATA == static_cast<int>(hal::EventKind::kRxData),
               "event kinds");
@@ -32,93 +40,96 @@ const hal::DriverConfig& Cfg(const nicc_fw_config* c) {
 hal::FlowSlot* Slot(nicc_fw_flow* f) { return reinterpret_cast<hal::FlowSlot*>(f->opaque); }
 const hal::FlowSlot& Slot(const nicc_fw_flow* f) { return *reinterpret_cast<const hal::FlowSlot*>(f->opaque); }
 
-nicc::dcqcn::Params ToCxx(const nicc_fw_dcqcn_params& c) {
-  return nicc::dcqcn::Params{c.line_rate_mbps, c.rp_time_reset, c.rp_byte_reset, c.rp_threshold,
-                             c.rp_ai_rate, c.rp_hai_rate, c.rp_gd, c.rp_min_dec_fac, c.rp_min_rate,
-                             c.rp_max_rate, c.rp_dce_tcp_g, c.rp_dce_tcp_rtt,
-                             c.rp_rate_reduce_monitor_period, c.rp_initial_alpha_value,
-                             c.rp_rate_to_set_on_first_cnp, c.rp_clamp_tgt_rate, c.rp_clamp_tgt_rate_ati,
-                             c.np_min_time_between_cnps};
+// C struct <-> engine Params: both are expanded from the same lists in
+// nicc/param_tables.h, so one macro per direction copies every field; a field
+// added to a list is carried here without an edit.
+#define NICC_FW_TO_CXX_(name, unit, min, max, values, flags, doc) out.name = in.name;
+
+nicc::dcqcn::Params ToCxx(const nicc_fw_dcqcn_params& in) {
+  nicc::dcqcn::Params out{};
+  NICC_DCQCN_PARAMS(NICC_FW_TO_CXX_)
+  return out;
 }
 
-nicc::hpcc::Params ToCxx(const nicc_fw_hpcc_params& c) {
-  return nicc::hpcc::Params{c.line_rate_mbps, c.base_rtt_ns, c.eta_ppm, c.max_stage, c.w_ai_bytes,
-                            c.min_window_bytes, c.history_timeout_us};
+nicc::hpcc::Params ToCxx(const nicc_fw_hpcc_params& in) {
+  nicc::hpcc::Params out{};
+  NICC_HPCC_PARAMS(NICC_FW_TO_CXX_)
+  return out;
 }
 
-nicc::spray::Params ToCxx(const nicc_fw_spray_params& c) {
-  return nicc::spray::Params{static_cast<nicc::spray::Policy>(c.policy),
-                             c.ev_bits,
-                             c.flow_label,
-                             c.base_port,
-                             c.bitmap_ecn_penalty,
-                             c.bitmap_nack_penalty,
-                             c.reps_max_reuse,
-                             c.reps_freeze_us,
-                             c.plb_rehash_rounds,
-                             c.plb_idle_rehash_rounds,
-                             c.plb_cong_thresh_pct,
-                             c.plb_suspend_us,
-                             c.dlb_gain_shift,
-                             c.dlb_rtt_shift,
-                             c.dlb_hysteresis,
-                             c.dlb_probe_shift,
-                             c.dlb_min_dwell};
+// The policy is range-checked by the caller before this cast.
+nicc::spray::Params ToCxx(const nicc_fw_spray_params& in) {
+  nicc::spray::Params out{};
+  out.policy = static_cast<nicc::spray::Policy>(in.policy);
+  NICC_SPRAY_PARAMS(NICC_FW_TO_CXX_)
+  return out;
 }
 
-void FromCxx(const nicc::spray::Params& s, nicc_fw_spray_params* c) {
-  *c = nicc_fw_spray_params{static_cast<uint32_t>(s.policy),
-                            s.ev_bits,
-                            s.flow_label,
-                            s.base_port,
-                            s.bitmap_ecn_penalty,
-                            s.bitmap_nack_penalty,
-                            s.reps_max_reuse,
-                            s.reps_freeze_us,
-                            s.plb_rehash_rounds,
-                            s.plb_idle_rehash_rounds,
-                            s.plb_cong_thresh_pct,
-                            s.plb_suspend_us,
-                            s.dlb_gain_shift,
-                            s.dlb_rtt_shift,
-                            s.dlb_hysteresis,
-                            s.dlb_probe_shift,
-                            s.dlb_min_dwell};
+nicc::spray::EcnRule ToCxx(const nicc_fw_ecn_rule_params& in) {
+  nicc::spray::EcnRule out{};
+  NICC_ECN_RULE_PARAMS(NICC_FW_TO_CXX_)
+  return out;
 }
+
+void FromCxx(const nicc::dcqcn::Params& in, nicc_fw_dcqcn_params* o) {
+  nicc_fw_dcqcn_params& out = *o;
+  NICC_DCQCN_PARAMS(NICC_FW_TO_CXX_)
+}
+
+void FromCxx(const nicc::hpcc::Params& in, nicc_fw_hpcc_params* o) {
+  nicc_fw_hpcc_params& out = *o;
+  NICC_HPCC_PARAMS(NICC_FW_TO_CXX_)
+}
+
+void FromCxx(const nicc::spray::Params& in, nicc_fw_spray_params* o) {
+  nicc_fw_spray_params& out = *o;
+  out.policy = static_cast<uint32_t>(in.policy);
+  NICC_SPRAY_PARAMS(NICC_FW_TO_CXX_)
+}
+
+void FromCxx(const nicc::spray::EcnRule& in, nicc_fw_ecn_rule_params* o) {
+  nicc_fw_ecn_rule_params& out = *o;
+  NICC_ECN_RULE_PARAMS(NICC_FW_TO_CXX_)
+}
+
+#undef NICC_FW_TO_CXX_
+
+// Every C field is a uint32_t, as every engine field: the structs hold the
+// list's rows and nothing else.
+#define NICC_FW_COUNT_(...) +1u
+static_assert(sizeof(nicc_fw_dcqcn_params) == 4u * (0u NICC_DCQCN_PARAMS(NICC_FW_COUNT_)), "dcqcn");
+static_assert(sizeof(nicc_fw_hpcc_params) == 4u * (0u NICC_HPCC_PARAMS(NICC_FW_COUNT_)), "hpcc");
+static_assert(sizeof(nicc_fw_spray_params) == 4u * (1u NICC_SPRAY_PARAMS(NICC_FW_COUNT_)), "spray");
+#undef NICC_FW_COUNT_
 
 }  // namespace
 
 extern "C" {
 
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps) {
-  const nicc::dcqcn::Params d = nicc::dcqcn::Params::Mlx5(line_rate_mbps);
   p->cc = NICC_FW_CC_DCQCN;
-  p->dcqcn = nicc_fw_dcqcn_params{d.line_rate_mbps, d.rp_time_reset, d.rp_byte_reset, d.rp_threshold,
-                                  d.rp_ai_rate, d.rp_hai_rate, d.rp_gd, d.rp_min_dec_fac,
-                                  d.rp_min_rate, d.rp_max_rate, d.rp_dce_tcp_g, d.rp_dce_tcp_rtt,
-                                  d.rp_rate_reduce_monitor_period, d.rp_initial_alpha_value,
-                                  d.rp_rate_to_set_on_first_cnp, d.rp_clamp_tgt_rate,
-                                  d.rp_clamp_tgt_rate_ati, d.np_min_time_between_cnps};
+  FromCxx(nicc::dcqcn::Params::Mlx5(line_rate_mbps), &p->dcqcn);
   nicc::hpcc::Params h = nicc::hpcc::Params::HpccPaper();
   h.line_rate_mbps = line_rate_mbps;
-  p->hpcc = nicc_fw_hpcc_params{h.line_rate_mbps, h.base_rtt_ns, h.eta_ppm, h.max_stage,
-                                h.w_ai_bytes, h.min_window_bytes, h.history_timeout_us};
+  FromCxx(h, &p->hpcc);
   FromCxx(nicc::spray::Params::Defaults(nicc::spray::Policy::kEcmp, 0, 0), &p->spray);
-  p->ecn_change_path_on_low_delay = 0;
-  p->ecn_low_delay_ns = nicc::spray::EcnRule::Defaults().low_delay_ns;
-  p->base_rtt_ns = h.base_rtt_ns;
+  FromCxx(nicc::spray::EcnRule::Of(nicc::spray::kEcnOff), &p->ecn_rule);
   return NICC_FW_OK;
 }
 
 int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char** bad_field) {
-  if (p->spray.policy >= nicc::spray::kPolicyCount) {
-    if (bad_field) *bad_field = "policy";
+  // Enumerated fields are checked at their full width before any narrowing
+  // cast: cc = 256 must not read as CC 0.
+  const char* bad = nullptr;
+  if (p->cc >= NICC_FW_CC_COUNT) bad = "cc";
+  else if (p->spray.policy >= NICC_FW_SPRAY_COUNT) bad = "policy";
+  if (bad != nullptr) {
+    if (bad_field) *bad_field = bad;
     return NICC_FW_ERR_OUT_OF_RANGE;
   }
-  const nicc::spray::EcnRule rule{p->ecn_change_path_on_low_delay, p->ecn_low_delay_ns};
   const nicc::Status st =
       hal::InitDriverConfig(static_cast<hal::CcKind>(p->cc), ToCxx(p->dcqcn), ToCxx(p->hpcc),
-                            ToCxx(p->spray), rule, p->base_rtt_ns, Cfg(cfg));
+                            ToCxx(p->spray), ToCxx(p->ecn_rule), Cfg(cfg));
   if (!st.ok() && bad_field) *bad_field = st.field;
   return static_cast<int>(st.code);
 }

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nicc/param_tables.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,55 +40,64 @@ extern "C" {
 typedef struct nicc_fw_config { uint64_t opaque[NICC_FW_CONFIG_BYTES / 8]; } nicc_fw_config;
 typedef struct nicc_fw_flow { uint64_t opaque[NICC_FW_FLOW_BYTES / 8]; } nicc_fw_flow;
 
-/* Status codes (the engine's StatusCode values). */
+/* Every enum and parameter struct below is expanded from the engine's one
+ * list of each (nicc/param_tables.h); docs/params.md lists every field with
+ * its unit, range and per-profile values. */
+
+/* Status codes: NICC_FW_OK, NICC_FW_ERR_ZERO, ... NICC_FW_ERR_UNSUPPORTED. */
 enum {
-  NICC_FW_OK = 0,
-  NICC_FW_ERR_ZERO = 1,
-  NICC_FW_ERR_OUT_OF_RANGE = 2,
-  NICC_FW_ERR_INCONSISTENT = 3,
-  NICC_FW_ERR_TRUNCATED = 4,
-  NICC_FW_ERR_TOO_MANY_HOPS = 5,
-  NICC_FW_ERR_BAD_RATE_CODE = 6
+#define NICC_FW_X_(tok, ctok, code, key, doc) NICC_FW_##ctok = code,
+  NICC_STATUS_CODES(NICC_FW_X_)
+#undef NICC_FW_X_
+  NICC_FW_STATUS_COUNT
 };
 
-enum { NICC_FW_CC_NONE = 0, NICC_FW_CC_DCQCN = 1, NICC_FW_CC_HPCC = 2, NICC_FW_CC_HPCC_PINT = 3 };
+/* Congestion control: NICC_FW_CC_NONE, _DCQCN, _HPCC, _HPCC_PINT. */
 enum {
-  NICC_FW_SPRAY_ECMP = 0,
-  NICC_FW_SPRAY_OPS = 1,
-  NICC_FW_SPRAY_BITMAP = 2,
-  NICC_FW_SPRAY_REPS = 3,
-  NICC_FW_SPRAY_PLB = 4,
-  NICC_FW_SPRAY_DLB = 5
+#define NICC_FW_X_(tok, ctok, code, name, doc) NICC_FW_CC_##ctok = code,
+  NICC_CC_KINDS(NICC_FW_X_)
+#undef NICC_FW_X_
+  NICC_FW_CC_COUNT
 };
+
+/* Spray policies: NICC_FW_SPRAY_ECMP, _OPS, _BITMAP, _REPS, _PLB, _DLB. */
+enum {
+#define NICC_FW_X_(tok, ctok, code, name, doc) NICC_FW_SPRAY_##ctok = code,
+  NICC_SPRAY_POLICIES(NICC_FW_X_)
+#undef NICC_FW_X_
+  NICC_FW_SPRAY_COUNT
+};
+
+/* One uint32_t per parameter, named and ordered as in the engine's table. */
+#define NICC_FW_FIELD_(name, unit, min, max, values, flags, doc) uint32_t name;
 
 typedef struct nicc_fw_dcqcn_params {
-  uint32_t line_rate_mbps, rp_time_reset, rp_byte_reset, rp_threshold, rp_ai_rate, rp_hai_rate,
-      rp_gd, rp_min_dec_fac, rp_min_rate, rp_max_rate, rp_dce_tcp_g, rp_dce_tcp_rtt,
-      rp_rate_reduce_monitor_period, rp_initial_alpha_value, rp_rate_to_set_on_first_cnp,
-      rp_clamp_tgt_rate, rp_clamp_tgt_rate_ati, np_min_time_between_cnps;
+  NICC_DCQCN_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_dcqcn_params;
 
 typedef struct nicc_fw_hpcc_params {
-  uint32_t line_rate_mbps, base_rtt_ns, eta_ppm, max_stage, w_ai_bytes, min_window_bytes,
-      history_timeout_us;
+  NICC_HPCC_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_hpcc_params;
 
 typedef struct nicc_fw_spray_params {
   uint32_t policy; /* NICC_FW_SPRAY_* */
-  uint32_t ev_bits, flow_label, base_port, bitmap_ecn_penalty, bitmap_nack_penalty,
-      reps_max_reuse, reps_freeze_us, plb_rehash_rounds, plb_idle_rehash_rounds,
-      plb_cong_thresh_pct, plb_suspend_us, dlb_gain_shift, dlb_rtt_shift, dlb_hysteresis,
-      dlb_probe_shift, dlb_min_dwell;
+  NICC_SPRAY_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_spray_params;
+
+/* The ECN path rule (UEC NSCC): a mark with low queueing delay moves the
+ * path instead of cutting the rate. */
+typedef struct nicc_fw_ecn_rule_params {
+  NICC_ECN_RULE_PARAMS(NICC_FW_FIELD_)
+} nicc_fw_ecn_rule_params;
+
+#undef NICC_FW_FIELD_
 
 typedef struct nicc_fw_params {
   uint32_t cc; /* NICC_FW_CC_* */
   nicc_fw_dcqcn_params dcqcn;
   nicc_fw_hpcc_params hpcc;
   nicc_fw_spray_params spray;
-  uint32_t ecn_change_path_on_low_delay; /* NSCC rule: 1 on, 0 off */
-  uint32_t ecn_low_delay_ns;
-  uint32_t base_rtt_ns;
+  nicc_fw_ecn_rule_params ecn_rule;
 } nicc_fw_params;
 
 enum {
@@ -136,8 +147,11 @@ typedef struct nicc_fw_action {
  * ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
 
-/* Validates and compiles `p`. On error returns the code and, when
- * bad_field is not NULL, points it at the offending field's name. */
+/* Validates and compiles `p`: every field, the enumerated ones (cc,
+ * spray.policy) against their full 32-bit value. On error returns the code
+ * (any NICC_FW_ERR_*, e.g. NICC_FW_ERR_UNSUPPORTED for bitmap with
+ * ev_bits 7) and, when bad_field is not NULL, points it at the offending
+ * field's name. */
 int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char** bad_field);
 
 void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t key, uint32_t seed,
