@@ -9,6 +9,7 @@
 #include "nicc/dcqcn.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
+#include "nicc/params.h"
 #include "nicc/spray.h"
 
 namespace nicc_vectors {
@@ -21,63 +22,42 @@ std::string Ident(const std::string& name) {
   return id;
 }
 
-void SetAll(std::ostringstream& o, const char* group, const std::vector<std::pair<const char*, uint32_t>>& f) {
-  for (const auto& kv : f) o << "  p->" << group << "." << kv.first << " = " << kv.second << "u;\n";
+// `p-><group>.<field> = <value>u;` for every field of a table.
+template <class P>
+void SetAll(std::ostringstream& o, const char* group, const nicc::ParamTable<P>& t, const P& v) {
+  for (uint32_t i = 0; i < t.count; ++i)
+    o << "  p->" << group << "." << t.rows[i].name << " = " << v.*(t.rows[i].member) << "u;\n";
 }
 
+// The profile's values (the vector's param lines are applied after these).
 bool ProfileLines(const VectorFile& v, std::ostringstream& o, std::string* group, std::string* why) {
   if (v.algo == "dcqcn") {
+    namespace dq = nicc::dcqcn;
     uint32_t rate = 100000;
     for (const auto& kv : v.params)
       if (kv.first == "line_rate_mbps") rate = static_cast<uint32_t>(kv.second);
-    nicc::dcqcn::Params d;
-    if (v.profile == "mlx5") d = nicc::dcqcn::Params::Mlx5(rate);
-    else if (v.profile == "dcqcn-paper") d = nicc::dcqcn::Params::Paper(rate);
-    else return (*why = "unknown dcqcn profile " + v.profile), false;
+    const int32_t profile = nicc::FindProfile(dq::kParamTable, v.profile.c_str());
+    if (profile < 0) return (*why = "unknown dcqcn profile " + v.profile), false;
     o << "  p->cc = NICC_FW_CC_DCQCN;\n";
-    SetAll(o, "dcqcn",
-           {{"line_rate_mbps", d.line_rate_mbps}, {"rp_time_reset", d.rp_time_reset},
-            {"rp_byte_reset", d.rp_byte_reset}, {"rp_threshold", d.rp_threshold},
-            {"rp_ai_rate", d.rp_ai_rate}, {"rp_hai_rate", d.rp_hai_rate}, {"rp_gd", d.rp_gd},
-            {"rp_min_dec_fac", d.rp_min_dec_fac}, {"rp_min_rate", d.rp_min_rate},
-            {"rp_max_rate", d.rp_max_rate}, {"rp_dce_tcp_g", d.rp_dce_tcp_g},
-            {"rp_dce_tcp_rtt", d.rp_dce_tcp_rtt},
-            {"rp_rate_reduce_monitor_period", d.rp_rate_reduce_monitor_period},
-            {"rp_initial_alpha_value", d.rp_initial_alpha_value},
-            {"rp_rate_to_set_on_first_cnp", d.rp_rate_to_set_on_first_cnp},
-            {"rp_clamp_tgt_rate", d.rp_clamp_tgt_rate}, {"rp_clamp_tgt_rate_ati", d.rp_clamp_tgt_rate_ati},
-            {"np_min_time_between_cnps", d.np_min_time_between_cnps}});
+    SetAll(o, "dcqcn", dq::kParamTable, dq::Params::Of(static_cast<dq::Profile>(profile), rate));
     *group = "dcqcn";
   } else if (v.algo == "hpcc" || v.algo == "hpcc-pint") {
-    nicc::hpcc::Params h;
-    if (v.profile == "hpcc-paper") h = nicc::hpcc::Params::HpccPaper();
-    else if (v.profile == "hpcc-later") h = nicc::hpcc::Params::HpccLater();
-    else return (*why = "unknown hpcc profile " + v.profile), false;
+    namespace hp = nicc::hpcc;
+    const int32_t profile = nicc::FindProfile(hp::kParamTable, v.profile.c_str());
+    if (profile < 0) return (*why = "unknown hpcc profile " + v.profile), false;
     o << "  p->cc = " << (v.algo == "hpcc" ? "NICC_FW_CC_HPCC" : "NICC_FW_CC_HPCC_PINT") << ";\n";
-    SetAll(o, "hpcc",
-           {{"line_rate_mbps", h.line_rate_mbps}, {"base_rtt_ns", h.base_rtt_ns}, {"eta_ppm", h.eta_ppm},
-            {"max_stage", h.max_stage}, {"w_ai_bytes", h.w_ai_bytes},
-            {"min_window_bytes", h.min_window_bytes}, {"history_timeout_us", h.history_timeout_us}});
+    SetAll(o, "hpcc", hp::kParamTable, hp::Params::Of(static_cast<hp::Profile>(profile)));
     *group = "hpcc";
   } else if (v.algo == "spray") {
-    static const std::map<std::string, nicc::spray::Policy> pol = {
-        {"ecmp", nicc::spray::Policy::kEcmp}, {"ops", nicc::spray::Policy::kOps},
-        {"bitmap", nicc::spray::Policy::kBitmap}, {"reps", nicc::spray::Policy::kReps},
-        {"plb", nicc::spray::Policy::kPlb}, {"dlb", nicc::spray::Policy::kDlb}};
-    auto it = pol.find(v.profile);
-    if (it == pol.end()) return (*why = "unknown spray profile " + v.profile), false;
-    const nicc::spray::Params s = nicc::spray::Params::Defaults(it->second, 3, 0);
+    namespace sp = nicc::spray;
+    const nicc::ChoiceDesc* policy = nullptr;
+    for (const nicc::ChoiceDesc& c : sp::kPolicies)
+      if (v.profile == c.name) policy = &c;
+    if (policy == nullptr) return (*why = "unknown spray policy " + v.profile), false;
+    const sp::Params s = sp::Params::Defaults(static_cast<sp::Policy>(policy->code), 3, 0);
     o << "  p->cc = NICC_FW_CC_NONE;\n";
-    SetAll(o, "spray",
-           {{"policy", static_cast<uint32_t>(s.policy)}, {"ev_bits", s.ev_bits}, {"flow_label", s.flow_label},
-            {"base_port", s.base_port}, {"bitmap_ecn_penalty", s.bitmap_ecn_penalty},
-            {"bitmap_nack_penalty", s.bitmap_nack_penalty}, {"reps_max_reuse", s.reps_max_reuse},
-            {"reps_freeze_us", s.reps_freeze_us}, {"plb_rehash_rounds", s.plb_rehash_rounds},
-            {"plb_idle_rehash_rounds", s.plb_idle_rehash_rounds},
-            {"plb_cong_thresh_pct", s.plb_cong_thresh_pct}, {"plb_suspend_us", s.plb_suspend_us},
-            {"dlb_gain_shift", s.dlb_gain_shift}, {"dlb_rtt_shift", s.dlb_rtt_shift},
-            {"dlb_hysteresis", s.dlb_hysteresis}, {"dlb_probe_shift", s.dlb_probe_shift},
-            {"dlb_min_dwell", s.dlb_min_dwell}});
+    o << "  p->spray.policy = " << policy->code << "u;\n";
+    SetAll(o, "spray", sp::kParamTable, s);
     *group = "spray";
   } else {
     return (*why = "unknown algo " + v.algo), false;
@@ -91,11 +71,11 @@ uint32_t Tol(const Expectation& x) {
   return static_cast<uint32_t>(std::floor(t));
 }
 
+// Code of a status name from the one status table; -1 if unknown.
 int StatusCode(const std::string& s) {
-  if (s == "truncated") return 4;
-  if (s == "too_many_hops") return 5;
-  if (s == "bad_rate_code") return 6;
-  return s == "ok" ? 0 : -1;
+  for (const nicc::ChoiceDesc& c : nicc::kStatusCodes)
+    if (s == c.name) return static_cast<int>(c.code);
+  return -1;
 }
 
 uint32_t FlagBits(const std::string& text, bool* ok) {

@@ -11,6 +11,7 @@
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
 #include "nicc/spray.h"
+#include "nicc/host/param_registry.h"
 
 #if defined(__x86_64__) && defined(NICC_VECTORS_CALLGRIND)
 #include <valgrind/callgrind.h>
@@ -25,87 +26,10 @@ namespace nicc_vectors {
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Parameter tables: `param NAME VALUE` sets the Params field of that name.
-// ---------------------------------------------------------------------------
+// `param NAME VALUE` sets the field of that name in the algorithm's table
+// (nicc/param_tables.h); `profile NAME` picks one of its profiles.
 
-template <class P>
-using Fields = std::map<std::string, uint32_t P::*>;
-
-const Fields<nicc::dcqcn::Params>& DcqcnFields() {
-  using P = nicc::dcqcn::Params;
-  static const Fields<P> f = {
-      {"line_rate_mbps", &P::line_rate_mbps},
-      {"rp_time_reset", &P::rp_time_reset},
-      {"rp_byte_reset", &P::rp_byte_reset},
-      {"rp_threshold", &P::rp_threshold},
-      {"rp_ai_rate", &P::rp_ai_rate},
-      {"rp_hai_rate", &P::rp_hai_rate},
-      {"rp_gd", &P::rp_gd},
-      {"rp_min_dec_fac", &P::rp_min_dec_fac},
-      {"rp_min_rate", &P::rp_min_rate},
-      {"rp_max_rate", &P::rp_max_rate},
-      {"rp_dce_tcp_g", &P::rp_dce_tcp_g},
-      {"rp_dce_tcp_rtt", &P::rp_dce_tcp_rtt},
-      {"rp_rate_reduce_monitor_period", &P::rp_rate_reduce_monitor_period},
-      {"rp_initial_alpha_value", &P::rp_initial_alpha_value},
-      {"rp_rate_to_set_on_first_cnp", &P::rp_rate_to_set_on_first_cnp},
-      {"rp_clamp_tgt_rate", &P::rp_clamp_tgt_rate},
-      {"rp_clamp_tgt_rate_ati", &P::rp_clamp_tgt_rate_ati},
-      {"np_min_time_between_cnps", &P::np_min_time_between_cnps},
-  };
-  return f;
-}
-
-const Fields<nicc::hpcc::Params>& HpccFields() {
-  using P = nicc::hpcc::Params;
-  static const Fields<P> f = {
-      {"line_rate_mbps", &P::line_rate_mbps},   {"base_rtt_ns", &P::base_rtt_ns},
-      {"eta_ppm", &P::eta_ppm},                 {"max_stage", &P::max_stage},
-      {"w_ai_bytes", &P::w_ai_bytes},           {"min_window_bytes", &P::min_window_bytes},
-      {"history_timeout_us", &P::history_timeout_us},
-  };
-  return f;
-}
-
-const Fields<nicc::spray::Params>& SprayFields() {
-  using P = nicc::spray::Params;
-  static const Fields<P> f = {
-      {"ev_bits", &P::ev_bits},
-      {"flow_label", &P::flow_label},
-      {"base_port", &P::base_port},
-      {"bitmap_ecn_penalty", &P::bitmap_ecn_penalty},
-      {"bitmap_nack_penalty", &P::bitmap_nack_penalty},
-      {"reps_max_reuse", &P::reps_max_reuse},
-      {"reps_freeze_us", &P::reps_freeze_us},
-      {"plb_rehash_rounds", &P::plb_rehash_rounds},
-      {"plb_idle_rehash_rounds", &P::plb_idle_rehash_rounds},
-      {"plb_cong_thresh_pct", &P::plb_cong_thresh_pct},
-      {"plb_suspend_us", &P::plb_suspend_us},
-      {"dlb_gain_shift", &P::dlb_gain_shift},
-      {"dlb_rtt_shift", &P::dlb_rtt_shift},
-      {"dlb_hysteresis", &P::dlb_hysteresis},
-      {"dlb_probe_shift", &P::dlb_probe_shift},
-      {"dlb_min_dwell", &P::dlb_min_dwell},
-  };
-  return f;
-}
-
-std::string StatusName(nicc::StatusCode c) {
-  switch (c) {
-    case nicc::StatusCode::kOk: return "ok";
-    case nicc::StatusCode::kZero: return "zero";
-    case nicc::StatusCode::kOutOfRange: return "out_of_range";
-    case nicc::StatusCode::kInconsistent: return "inconsistent";
-    case nicc::StatusCode::kTruncated: return "truncated";
-    case nicc::StatusCode::kTooManyHops: return "too_many_hops";
-    case nicc::StatusCode::kBadRateCode: return "bad_rate_code";
-    case nicc::StatusCode::kFull: return "full";
-    case nicc::StatusCode::kNotFound: return "not_found";
-    case nicc::StatusCode::kUnsupported: return "unsupported";
-  }
-  return "?";
-}
+std::string StatusName(nicc::StatusCode c) { return nicc::StatusCodeKey(c); }
 
 std::string FlagsText(uint8_t flags) {
   static const std::pair<uint8_t, const char*> names[] = {
@@ -178,16 +102,26 @@ class Runner {
     return false;
   }
 
+  // Sets every `param` line's field. Values are stored as given (any 32-bit
+  // value): range errors are Validate()'s to report, as expect-status tests.
   template <class P>
-  bool ApplyParams(const Fields<P>& fields, P* p) {
+  bool ApplyParams(const nicc::ParamTable<P>& t, P* p) {
     for (const auto& kv : v_.params) {
-      auto it = fields.find(kv.first);
-      if (it == fields.end()) return SetupFail("unknown param '" + kv.first + "' for " + v_.algo);
+      const int32_t i = nicc::FindParam(t, kv.first.c_str());
+      if (i < 0) return SetupFail("unknown param '" + kv.first + "' for " + v_.algo);
       if (kv.second < 0 || kv.second > 0xFFFFFFFFll)
         return SetupFail("param " + kv.first + " out of 32-bit range");
-      p->*(it->second) = static_cast<uint32_t>(kv.second);
+      (*p).*(t.rows[i].member) = static_cast<uint32_t>(kv.second);
     }
     return true;
+  }
+
+  // Index of the vector's profile in table t, or -1 after a setup failure.
+  template <class P>
+  int32_t Profile(const nicc::ParamTable<P>& t) {
+    const int32_t i = nicc::FindProfile(t, v_.profile.c_str());
+    if (i < 0) SetupFail("unknown " + std::string(t.algo) + " profile '" + v_.profile + "' (" + nicc::host::ProfileList(t) + ")");
+    return i;
   }
 
   // Checks the vector's expect-status against a Validate() result. Returns
@@ -301,11 +235,10 @@ class Runner {
     for (const auto& kv : v_.params)
       if (kv.first == "line_rate_mbps" && kv.second >= 0 && kv.second <= 0xFFFFFFFFll)
         line_rate = static_cast<uint32_t>(kv.second);
-    dq::Params p;
-    if (v_.profile == "mlx5") p = dq::Params::Mlx5(line_rate);
-    else if (v_.profile == "dcqcn-paper") p = dq::Params::Paper(line_rate);
-    else return SetupFail("unknown dcqcn profile '" + v_.profile + "' (mlx5, dcqcn-paper)");
-    if (!ApplyParams(DcqcnFields(), &p)) return false;
+    const int32_t profile = Profile(dq::kParamTable);
+    if (profile < 0) return false;
+    dq::Params p = dq::Params::Of(static_cast<dq::Profile>(profile), line_rate);
+    if (!ApplyParams(dq::kParamTable, &p)) return false;
     if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
     dq::Config cfg;
     if (!dq::Compile(p, &cfg).ok()) return SetupFail("compile failed");
@@ -346,11 +279,10 @@ class Runner {
   // ---- HPCC ---------------------------------------------------------------
   bool RunHpcc() {
     namespace hp = nicc::hpcc;
-    hp::Params p;
-    if (v_.profile == "hpcc-paper") p = hp::Params::HpccPaper();
-    else if (v_.profile == "hpcc-later") p = hp::Params::HpccLater();
-    else return SetupFail("unknown hpcc profile '" + v_.profile + "' (hpcc-paper, hpcc-later)");
-    if (!ApplyParams(HpccFields(), &p)) return false;
+    const int32_t profile = Profile(hp::kParamTable);
+    if (profile < 0) return false;
+    hp::Params p = hp::Params::Of(static_cast<hp::Profile>(profile));
+    if (!ApplyParams(hp::kParamTable, &p)) return false;
     if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
     hp::Config cfg;
     if (!hp::Compile(p, &cfg).ok()) return SetupFail("compile failed");
@@ -438,14 +370,19 @@ class Runner {
   // ---- Spray --------------------------------------------------------------
   bool RunSpray() {
     namespace sp = nicc::spray;
-    static const std::map<std::string, sp::Policy> policies = {
-        {"ecmp", sp::Policy::kEcmp}, {"ops", sp::Policy::kOps}, {"bitmap", sp::Policy::kBitmap},
-        {"reps", sp::Policy::kReps}, {"plb", sp::Policy::kPlb}, {"dlb", sp::Policy::kDlb},
-    };
-    auto pol = policies.find(v_.profile);
-    if (pol == policies.end()) return SetupFail("unknown spray profile '" + v_.profile + "'");
-    sp::Params p = sp::Params::Defaults(pol->second, 3, 0);
-    if (!ApplyParams(SprayFields(), &p)) return false;
+    // A spray vector's `profile` names the policy (spray-default values);
+    // its ev_bits default to 3 unless a param line sets them.
+    bool known = false;
+    sp::Policy policy = sp::Policy::kEcmp;
+    for (const nicc::ChoiceDesc& c : sp::kPolicies) {
+      if (v_.profile == c.name) {
+        policy = static_cast<sp::Policy>(c.code);
+        known = true;
+      }
+    }
+    if (!known) return SetupFail("unknown spray policy '" + v_.profile + "'");
+    sp::Params p = sp::Params::Defaults(policy, 3, 0);
+    if (!ApplyParams(sp::kParamTable, &p)) return false;
     if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
     sp::Config cfg;
     if (!sp::Compile(p, &cfg).ok()) return SetupFail("compile failed");
