@@ -26,7 +26,7 @@ targets=(
   "rv64imac|riscv64-unknown-elf-g++|-march=rv64imac -mabi=lp64"
   "cortex-m4|arm-none-eabi-g++|-mcpu=cortex-m4 -mthumb"
 )
-common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -fno-strict-aliasing -nostdinc++ -Wall -Wextra -Werror -I$top/engine -I$top/hal -I$top/ports/firmware/include -I$top"
+common="-DNICC_PARAM_DOCS=0 -std=c++17 -ffreestanding -fno-exceptions -fno-rtti -fno-strict-aliasing -nostdinc++ -Wall -Wextra -Werror -I$top/engine -I$top/hal -I$top/ports/firmware/include -I$top"
 
 for t in "${targets[@]}"; do
   cxx=${t#*|}; cxx=${cxx%%|*}
