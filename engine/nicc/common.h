@@ -134,13 +134,22 @@ constexpr uint32_t AddCapped(uint32_t a, uint32_t b, uint32_t cap) {
 // ---------------------------------------------------------------------------
 
 // Bits of Action::flags. Fields without their bit set carry no meaning.
+// The list, with names and meanings, is NICC_ACTION_FLAGS in param_tables.h.
 enum ActionFlag : uint8_t {
-  kActSetRate = 1u << 0,      // pace the flow at rate_kbps
-  kActSetWindow = 1u << 1,    // limit bytes in flight to window_bytes
-  kActUseEv = 1u << 2,        // send the next packet with entropy value ev
-  kActSendCnp = 1u << 3,      // send one CNP toward the flow's source
-  kActArmTimer = 1u << 4,     // (re)arm the flow's timer to fire at timer_ns
-  kActCancelTimer = 1u << 5,  // cancel the flow's timer
+#define NICC_X(tok, ctok, bit, name, doc) kAct##tok = 1u << bit,
+  NICC_ACTION_FLAGS(NICC_X)
+#undef NICC_X
+};
+
+// Name of each flag bit, for traces and vector files ("set_rate", ...).
+struct ActionFlagName {
+  uint8_t bit;
+  const char* name;
+};
+constexpr ActionFlagName kActionFlagNames[] = {
+#define NICC_X(tok, ctok, bit, name, doc) {static_cast<uint8_t>(1u << bit), name},
+    NICC_ACTION_FLAGS(NICC_X)
+#undef NICC_X
 };
 
 struct Action {

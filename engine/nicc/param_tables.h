@@ -79,6 +79,18 @@
   S(Unsupported, ERR_UNSUPPORTED, 9, "unsupported", "unsupported")
 
 /* ---------------------------------------------------------------------------
+ * Action flags (what an algorithm asks the backend to do):
+ * A(Token, C_TOKEN, bit, "snake_name", meaning); C name NICC_FW_ACT_<C_TOKEN>.
+ * ------------------------------------------------------------------------ */
+#define NICC_ACTION_FLAGS(A)                                                          \
+  A(SetRate, SET_RATE, 0, "set_rate", "pace the flow at rate_kbps")                   \
+  A(SetWindow, SET_WINDOW, 1, "set_window", "limit bytes in flight to window_bytes") \
+  A(UseEv, USE_EV, 2, "use_ev", "send the next packet with entropy value ev")        \
+  A(SendCnp, SEND_CNP, 3, "send_cnp", "send one CNP toward the flow's source")        \
+  A(ArmTimer, ARM_TIMER, 4, "arm_timer", "(re)arm the flow's timer to fire at timer_ns") \
+  A(CancelTimer, CANCEL_TIMER, 5, "cancel_timer", "cancel the flow's timer")
+
+/* ---------------------------------------------------------------------------
  * Choices (enumerated selectors): C(Token, C_TOKEN, code, "spelling", doc)
  * ------------------------------------------------------------------------ */
 #define NICC_CC_KINDS(C)                                                          \

@@ -79,20 +79,20 @@ int StatusCode(const std::string& s) {
 }
 
 uint32_t FlagBits(const std::string& text, bool* ok) {
-  static const std::map<std::string, uint32_t> names = {
-      {"set_rate", 1}, {"set_window", 2}, {"use_ev", 4}, {"send_cnp", 8}, {"arm_timer", 16}, {"cancel_timer", 32}};
   *ok = true;
   if (text == "none") return 0;
   uint32_t bits = 0;
   std::stringstream ss(text);
   std::string name;
   while (std::getline(ss, name, ',')) {
-    auto it = names.find(name);
-    if (it == names.end()) {
+    uint32_t bit = 0;
+    for (const nicc::ActionFlagName& n : nicc::kActionFlagNames)
+      if (name == n.name) bit = n.bit;
+    if (bit == 0) {
       *ok = false;
       return 0;
     }
-    bits |= it->second;
+    bits |= bit;
   }
   return bits;
 }

@@ -32,16 +32,11 @@ namespace {
 std::string StatusName(nicc::StatusCode c) { return nicc::StatusCodeKey(c); }
 
 std::string FlagsText(uint8_t flags) {
-  static const std::pair<uint8_t, const char*> names[] = {
-      {nicc::kActSetRate, "set_rate"},   {nicc::kActSetWindow, "set_window"},
-      {nicc::kActUseEv, "use_ev"},       {nicc::kActSendCnp, "send_cnp"},
-      {nicc::kActArmTimer, "arm_timer"}, {nicc::kActCancelTimer, "cancel_timer"},
-  };
   std::string out;
-  for (const auto& n : names) {
-    if (flags & n.first) {
+  for (const nicc::ActionFlagName& n : nicc::kActionFlagNames) {
+    if (flags & n.bit) {
       if (!out.empty()) out += ",";
-      out += n.second;
+      out += n.name;
     }
   }
   return out.empty() ? "none" : out;
@@ -53,19 +48,16 @@ bool ParseFlags(const std::string& text, uint8_t* out) {
     *out = 0;
     return true;
   }
-  static const std::map<std::string, uint8_t> names = {
-      {"set_rate", nicc::kActSetRate},   {"set_window", nicc::kActSetWindow},
-      {"use_ev", nicc::kActUseEv},       {"send_cnp", nicc::kActSendCnp},
-      {"arm_timer", nicc::kActArmTimer}, {"cancel_timer", nicc::kActCancelTimer},
-  };
   uint8_t flags = 0;
   size_t start = 0;
   while (start <= text.size()) {
     const size_t comma = text.find(',', start);
     const std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    auto it = names.find(name);
-    if (it == names.end()) return false;
-    flags = static_cast<uint8_t>(flags | it->second);
+    const nicc::ActionFlagName* hit = nullptr;
+    for (const nicc::ActionFlagName& n : nicc::kActionFlagNames)
+      if (name == n.name) hit = &n;
+    if (hit == nullptr) return false;
+    flags = static_cast<uint8_t>(flags | hit->bit);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

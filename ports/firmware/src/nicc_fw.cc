@@ -14,13 +14,10 @@ static_assert(alignof(hal::DriverConfig) <= alignof(nicc_fw_config), "config ali
 static_assert(sizeof(hal::FlowSlot) <= NICC_FW_FLOW_BYTES, "grow NICC_FW_FLOW_BYTES");
 static_assert(alignof(hal::FlowSlot) <= alignof(nicc_fw_flow), "flow alignment");
 static_assert(sizeof(nicc_fw_action) == sizeof(nicc::Action), "action layout");
-static_assert(static_cast<int>(NICC_FW_ACT_SET_RATE) == nicc::kActSetRate &&
-                  static_cast<int>(NICC_FW_ACT_SET_WINDOW) == nicc::kActSetWindow &&
-                  static_cast<int>(NICC_FW_ACT_USE_EV) == nicc::kActUseEv &&
-                  static_cast<int>(NICC_FW_ACT_SEND_CNP) == nicc::kActSendCnp &&
-                  static_cast<int>(NICC_FW_ACT_ARM_TIMER) == nicc::kActArmTimer &&
-                  static_cast<int>(NICC_FW_ACT_CANCEL_TIMER) == nicc::kActCancelTimer,
-              "action flags");
+#define NICC_FW_X_(tok, ctok, bit, name, doc) \
+  static_assert(NICC_FW_ACT_##ctok == static_cast<int>(nicc::kAct##tok), "action " name);
+NICC_ACTION_FLAGS(NICC_FW_X_)
+#undef NICC_FW_X_
 #define NICC_FW_X_(tok, ctok, code, key, doc) \
   static_assert(NICC_FW_##ctok == static_cast<int>(nicc::StatusCode::k##tok), "status " key);
 NICC_STATUS_CODES(NICC_FW_X_)

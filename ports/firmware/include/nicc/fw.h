@@ -125,13 +125,12 @@ typedef struct nicc_fw_event {
   uint8_t has_pint;         /* ACK: 1 when pint_code is present */
 } nicc_fw_event;
 
+/* Action flags: NICC_FW_ACT_SET_RATE, _SET_WINDOW, _USE_EV, _SEND_CNP,
+ * _ARM_TIMER, _CANCEL_TIMER. */
 enum {
-  NICC_FW_ACT_SET_RATE = 1 << 0,
-  NICC_FW_ACT_SET_WINDOW = 1 << 1,
-  NICC_FW_ACT_USE_EV = 1 << 2,
-  NICC_FW_ACT_SEND_CNP = 1 << 3,
-  NICC_FW_ACT_ARM_TIMER = 1 << 4,
-  NICC_FW_ACT_CANCEL_TIMER = 1 << 5
+#define NICC_FW_X_(tok, ctok, bit, name, doc) NICC_FW_ACT_##ctok = 1 << bit,
+  NICC_ACTION_FLAGS(NICC_FW_X_)
+#undef NICC_FW_X_
 };
 
 typedef struct nicc_fw_action {
