@@ -53,12 +53,14 @@ void PrintCounters(const HostRoots& roots, const std::string& dev, uint32_t port
   for (const std::string& pr : c->problems) out << "    counter problem: " << pr << "\n";
 }
 
+// Policy names come from the engine's registry (spray::kPolicies).
 absl::StatusOr<spray::Policy> ParsePolicy(const std::string& s) {
-  const std::string names[] = {"ecmp", "ops", "bitmap", "reps", "plb", "dlb"};
-  for (uint32_t i = 0; i < spray::kPolicyCount; ++i)
-    if (s == names[i]) return static_cast<spray::Policy>(i);
-  return absl::InvalidArgumentError(
-      absl::StrCat("--spray=", s, ": expected ecmp, ops, bitmap, reps, plb or dlb"));
+  std::string names;
+  for (const ChoiceDesc& c : spray::kPolicies) {
+    if (s == c.name) return static_cast<spray::Policy>(c.code);
+    absl::StrAppend(&names, names.empty() ? "" : ", ", c.name);
+  }
+  return absl::InvalidArgumentError(absl::StrCat("--spray=", s, ": expected one of ", names));
 }
 
 absl::StatusOr<std::vector<uint32_t>> ParseQpns(const std::string& s) {
@@ -230,6 +232,15 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
     err << "nicc-verbs run: " << policy.status().message() << "\n";
     return kExitUsage;
   }
+  const int32_t profile = FindProfile(dcqcn::kParamTable, opt.dcqcn_profile.c_str());
+  if (profile < 0) {
+    std::string names;
+    for (uint32_t i = 0; i < dcqcn::kParamTable.profile_count; ++i)
+      absl::StrAppend(&names, i ? ", " : "", dcqcn::kParamTable.profiles[i].name);
+    err << "nicc-verbs run: --dcqcn_profile=" << opt.dcqcn_profile << ": expected one of " << names
+        << "\n";
+    return kExitUsage;
+  }
   PeerInfo peer;
   uint32_t num_paths = opt.num_paths;
   if (!target) {
@@ -295,7 +306,7 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
   po.flow_label = opt.flow_label;
   po.policy = *policy;
   po.cc = cc;
-  po.dcqcn = dcqcn::Params::Mlx5(line_mbps);
+  po.dcqcn = dcqcn::Params::Of(static_cast<dcqcn::Profile>(profile), line_mbps);
   po.send_depth = opt.send_depth;
   po.seed = opt.local_psn + 1;
   if (opt.import_cc_params) {

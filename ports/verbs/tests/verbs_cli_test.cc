@@ -176,6 +176,10 @@ TEST(CliRunTest, UsageErrorsAreReported) {
   r.cc = "hpcc";
   EXPECT_EQ(CmdRun(&dev, HostRoots{}, r, in, out, err), kExitUsage);
   r = InitiatorOpts();
+  r.dcqcn_profile = "paper";  // the registry's one spelling is dcqcn-paper
+  EXPECT_EQ(CmdRun(&dev, HostRoots{}, r, in, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("--dcqcn_profile=paper: expected one of mlx5, dcqcn-paper"));
+  r = InitiatorOpts();
   r.peer_qpns = "1,2,3";
   EXPECT_EQ(CmdRun(&dev, HostRoots{}, r, in, out, err), kExitFailed);
   EXPECT_THAT(err.str(), HasSubstr("power of two"));

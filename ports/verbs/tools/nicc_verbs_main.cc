@@ -43,6 +43,7 @@ ABSL_FLAG(std::string, cc, "dcqcn", "run: congestion control on the host: none |
 ABSL_FLAG(std::string, spray, "ops", "run: path policy: ecmp | ops | bitmap | reps | plb | dlb");
 ABSL_FLAG(uint32_t, flow_label, 0x1A2B0, "run: base 20-bit GRH flow label; path i uses flow_label ^ i, UDP source port 0xC000 | (fl[13:0] ^ fl[19:14])");
 ABSL_FLAG(uint32_t, line_rate_mbps, 0, "run: port speed in Mb/s for the CC; 0 = from sysfs ports/<p>/rate, else 100000");
+ABSL_FLAG(std::string, dcqcn_profile, "mlx5", "run: DCQCN parameter profile the host CC starts from: mlx5 | dcqcn-paper (docs/params.md); --import_cc_params overrides it");
 ABSL_FLAG(bool, import_cc_params, false, "run: start DCQCN from the device's mlx5 debugfs cc_params instead of the mlx5 defaults");
 ABSL_FLAG(uint32_t, traffic_class, 106, "run: GRH traffic class (DSCP << 2 | ECN); 106 = DSCP 26, ECT(0)");
 ABSL_FLAG(uint32_t, sl, 0, "run: service level / priority");
@@ -139,6 +140,7 @@ int main(int argc, char** argv) {
     r.flow_label = absl::GetFlag(FLAGS_flow_label);
     r.line_rate_mbps = absl::GetFlag(FLAGS_line_rate_mbps);
     r.import_cc_params = absl::GetFlag(FLAGS_import_cc_params);
+    r.dcqcn_profile = absl::GetFlag(FLAGS_dcqcn_profile);
     const uint32_t tc = absl::GetFlag(FLAGS_traffic_class);
     const uint32_t sl = absl::GetFlag(FLAGS_sl);
     if (tc > 255 || sl > 15) {

@@ -56,6 +56,7 @@ struct RunOptions {
   uint32_t flow_label = 0x1A2B0;
   uint32_t line_rate_mbps = 0;   // 0 = from sysfs port rate, else 100000
   bool import_cc_params = false;
+  std::string dcqcn_profile = "mlx5";  // a DCQCN profile of the engine's registry
   uint8_t traffic_class = 106;   // DSCP 26 << 2 | ECT(0)
   uint8_t sl = 0;
   uint32_t mtu = 0;              // 0 = port active MTU, else 256..4096
