@@ -96,6 +96,13 @@ constexpr ParamTable<Params> kParamTable = {"hpcc", "", kParamRows,
                                             sizeof(kParamRows) / sizeof(kParamRows[0]), kProfiles,
                                             kProfileCount};
 
+static_assert(kParamRows[FindParam(kParamTable, "base_rtt_ns")].min == kMinBaseRttNs &&
+                  kParamRows[FindParam(kParamTable, "base_rtt_ns")].max == kMaxBaseRttNs &&
+                  kParamRows[FindParam(kParamTable, "eta_ppm")].max == kPpmOne &&
+                  kParamRows[FindParam(kParamTable, "max_stage")].max == kMaxStageLimit &&
+                  kParamRows[FindParam(kParamTable, "history_timeout_us")].max == kMaxHistoryTimeoutUs,
+              "the table's ranges are the constants the arithmetic relies on");
+
 constexpr Params Params::Of(Profile profile) {
   Params p{};
   LoadProfile(kParamTable, profile, &p);
