@@ -101,7 +101,7 @@
 
 #define NICC_SPRAY_POLICIES(C)                                                            \
   C(Ecmp, ECMP, 0, "ecmp", "one fixed entropy value (the flow's own port)")               \
-  C(Ops, OPS, 1, "ops", "oblivious spraying: every EV once per round, new order each round") \
+  C(Ops, OPS, 1, "ops", "oblivious spraying: every EV once per round, a fresh order each round") \
   C(Bitmap, BITMAP, 2, "bitmap", "ops, skipping EVs with a penalty (ECN +1, NACK +4, timeout max)") \
   C(Reps, REPS, 3, "reps", "recycle EVs whose ACK came back clean; explore when none")    \
   C(Plb, PLB, 4, "plb", "one EV; repath after N congested rounds")                        \
