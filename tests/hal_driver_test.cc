@@ -30,7 +30,7 @@ static_assert(hal::BackendCheck<Recorder>::value, "Recorder is a backend");
 
 hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits, bool ecn_rule) {
   hal::DriverConfig cfg{};
-  sp::EcnRule rule = sp::EcnRule::Defaults();
+  nicc::ecn_path::Rule rule = nicc::ecn_path::Rule::Defaults();
   rule.change_path_on_low_delay = ecn_rule ? 1 : 0;
   rule.base_rtt_ns = 8000;
   const nicc::Status st =
@@ -218,12 +218,12 @@ TEST(HalDriver, InitDriverConfigNamesTheBadField) {
   d.rp_time_reset = 0;
   nicc::Status st = hal::InitDriverConfig(hal::CcKind::kDcqcn, d, nicc::hpcc::Params::HpccPaper(),
                                           sp::Params::Defaults(sp::Policy::kOps, 3, 1),
-                                          sp::EcnRule::Defaults(), &cfg);
+                                          nicc::ecn_path::Rule::Defaults(), &cfg);
   ASSERT_FALSE(st.ok());
   EXPECT_STREQ(st.field, "rp_time_reset");
   st = hal::InitDriverConfig(static_cast<hal::CcKind>(9), dq::Params::Mlx5(100000),
                              nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kOps, 3, 1),
-                             sp::EcnRule::Defaults(), &cfg);
+                             nicc::ecn_path::Rule::Defaults(), &cfg);
   EXPECT_STREQ(st.field, "cc");
 }
 

@@ -201,7 +201,7 @@
 
 /* ---------------------------------------------------------------------------
  * ECN path rule (UEC NSCC): an ECN mark with low queueing delay means
- * "change path", not "cut the rate" (spray.h: EcnRule).
+ * "change path", not "cut the rate" (ecn_path.h: ecn_path::Rule).
  * ------------------------------------------------------------------------ */
 #define NICC_ECN_RULE_PROFILES(R)                                                       \
   R(Nscc, "ecn-nscc", "the rule on, low delay = 4 us (a 400G port's 50 x 4 KB queue)") \

@@ -71,64 +71,6 @@ inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns);
 inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedback kind,
                        uint32_t rtt_ns, TimeNs now_ns);
 
-// ---------------------------------------------------------------------------
-// The UEC NSCC rule, for the CC drivers: an ECN mark seen with low queueing
-// delay says "this path is hot", not "the flow is too fast" — change path
-// rather than cut the rate.
-// ---------------------------------------------------------------------------
-
-enum class EcnResponse : uint8_t {
-  kNone = 0,        // no mark: nothing to do
-  kCutRate = 1,     // mark with high (or unknown) delay: the CC cuts
-  kChangePath = 2,  // mark with low delay: move to another EV, keep the rate
-};
-
-// Profiles, named once (param_tables.h): kEcnNscc = "ecn-nscc",
-// kEcnOff = "ecn-off".
-enum EcnProfile : uint8_t {
-#define NICC_X(tok, name, doc) kEcn##tok,
-  NICC_ECN_RULE_PROFILES(NICC_X)
-#undef NICC_X
-  kEcnProfileCount
-};
-
-// One uint32_t per row of NICC_ECN_RULE_PARAMS (param_tables.h).
-struct EcnRule {
-  NICC_PARAM_MEMBERS(NICC_ECN_RULE_PARAMS)
-
-  static constexpr EcnRule Of(EcnProfile profile);
-  // On, with 4 us: about the queue a 400G port builds from 50 4-KB packets;
-  // set it to the CC's target queueing delay.
-  static constexpr EcnRule Defaults() { return Of(kEcnNscc); }
-  constexpr Status Validate() const;
-};
-
-namespace detail {
-using NiccRowParams_ = EcnRule;
-constexpr ParamDesc<EcnRule> kEcnRows[] = {NICC_PARAM_ROWS(NICC_ECN_RULE_PARAMS)};
-constexpr ProfileDesc kEcnProfiles[] = {NICC_ECN_RULE_PROFILES(NICC_PROFILE_ROW_)};
-}  // namespace detail
-constexpr ParamTable<EcnRule> kEcnRuleTable = {
-    "ecn_rule", "", detail::kEcnRows, sizeof(detail::kEcnRows) / sizeof(detail::kEcnRows[0]),
-    detail::kEcnProfiles, kEcnProfileCount};
-
-constexpr EcnRule EcnRule::Of(EcnProfile profile) {
-  EcnRule r{};
-  LoadProfile(kEcnRuleTable, profile, &r);
-  return r;
-}
-constexpr Status EcnRule::Validate() const { return CheckRanges(kEcnRuleTable, *this); }
-
-// Classifies one ACK. rtt_ns 0 = no sample, which never counts as low delay.
-// An RTT below rule.base_rtt_ns counts as zero queueing delay.
-constexpr EcnResponse ClassifyEcn(const EcnRule& rule, bool ecn, uint32_t rtt_ns) {
-  if (!ecn) return EcnResponse::kNone;
-  if (rule.change_path_on_low_delay == 0 || rtt_ns == 0) return EcnResponse::kCutRate;
-  const uint32_t qdelay_ns = rtt_ns > rule.base_rtt_ns ? rtt_ns - rule.base_rtt_ns : 0u;
-  return qdelay_ns <= rule.low_delay_ns ? EcnResponse::kChangePath : EcnResponse::kCutRate;
-}
-
-
 // --- dispatch ---------------------------------------------------------------
 
 inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {

@@ -25,6 +25,7 @@
 
 #include "nicc/common.h"
 #include "nicc/dcqcn.h"
+#include "nicc/ecn_path.h"
 #include "nicc/hal/event.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
@@ -62,7 +63,7 @@ struct DriverConfig {
   dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
   hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
   spray::Config spray;      // path selection for every flow
-  spray::EcnRule ecn_rule;  // NSCC rule: ECN with low delay changes path
+  ecn_path::Rule ecn_rule;  // NSCC rule: ECN with low delay changes path
 };
 
 // Compiles the parts of a DriverConfig from their Params. Fields that the
@@ -70,7 +71,7 @@ struct DriverConfig {
 // first bad field is named in the status.
 inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
                                const hpcc::Params& hpcc_params,
-                               const spray::Params& spray_params, const spray::EcnRule& rule,
+                               const spray::Params& spray_params, const ecn_path::Rule& rule,
                                DriverConfig* out) {
   if (static_cast<uint32_t>(cc) >= kCcKindCount)
     return Status::Error(StatusCode::kOutOfRange, "cc");
@@ -96,11 +97,10 @@ struct FlowSlot {
   } cc;
   spray::SprayState spray;
   dcqcn::NpState np;
+  ecn_path::State path;  // newest RTT and last port (ECN path rule)
   uint32_t key;          // the backend's own flow key (QP number, flow id)
-  uint32_t last_rtt_ns;  // newest RTT sample (ECN rule)
-  uint16_t last_ev;      // port of the last packet sent
   uint8_t in_use;
-  uint8_t reserved;
+  uint8_t reserved[3];
 };
 
 // ---------------------------------------------------------------------------
@@ -121,13 +121,15 @@ inline void SlotInit(const DriverConfig& cfg, FlowSlot* s, uint32_t key, uint32_
     case CcKind::kNone: break;
   }
   spray::Init(cfg.spray, &s->spray, seed);
+  ecn_path::Init(&s->path);
   dcqcn::NpInit(&s->np);
 }
 
 // The UDP source port for the flow's next packet.
 inline uint16_t SlotSelectEv(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
-  s->last_ev = spray::Select(cfg.spray, &s->spray, now_ns).ev;
-  return s->last_ev;
+  const uint16_t ev = spray::Select(cfg.spray, &s->spray, now_ns).ev;
+  ecn_path::OnSend(&s->path, ev);
+  return ev;
 }
 
 inline uint32_t SlotRateKbps(const DriverConfig& cfg, const FlowSlot& s) {
@@ -157,7 +159,7 @@ inline Status OnAck(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs
   } else if (cfg.cc == CcKind::kHpccPint && e.has_pint) {
     *a = hpcc::OnPintAck(cfg.hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, e.pint_code, now_ns);
   }
-  if (e.rtt_ns != 0) s->last_rtt_ns = e.rtt_ns;
+  ecn_path::OnRtt(&s->path, e.rtt_ns);
   if (e.ev != 0) {
     const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
     spray::OnFeedback(cfg.spray, &s->spray, e.ev, kind, e.rtt_ns, now_ns);
@@ -165,14 +167,13 @@ inline Status OnAck(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs
   return Status::Ok();
 }
 
-// DCQCN's CNP, through the NSCC rule: with the rule on and the newest RTT
-// showing little queueing, the mark is blamed on the path of the last packet
-// (the spray policy moves away from it) and the rate is kept.
+// DCQCN's CNP. The ECN path rule (ecn_path.h) decides; the driver applies
+// its decision: spray feedback kEcn on the blamed port, or the CC's cut.
 inline Action OnCnp(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
   if (cfg.cc != CcKind::kDcqcn) return Action::None();
-  const spray::EcnResponse r = spray::ClassifyEcn(cfg.ecn_rule, true, s->last_rtt_ns);
-  if (r == spray::EcnResponse::kChangePath && s->last_ev != 0) {
-    spray::OnFeedback(cfg.spray, &s->spray, s->last_ev, spray::Feedback::kEcn, 0, now_ns);
+  const ecn_path::Decision d = ecn_path::OnMark(cfg.ecn_rule, s->path);
+  if (d.verdict == ecn_path::Verdict::kChangePath) {
+    spray::OnFeedback(cfg.spray, &s->spray, d.ev, spray::Feedback::kEcn, 0, now_ns);
     return Action::None();
   }
   return dcqcn::RpOnCnp(cfg.dcqcn, &s->cc.dcqcn, now_ns);

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "nicc/dcqcn.h"
+#include "nicc/ecn_path.h"
 #include "nicc/hpcc.h"
 #include "nicc/params.h"
 #include "nicc/spray.h"
@@ -39,7 +40,7 @@ void ForEachTable(F&& f) {
   f(dcqcn::kParamTable);
   f(hpcc::kParamTable);
   for (const auto& g : spray::kGroupTables) f(g);
-  f(spray::kEcnRuleTable);
+  f(ecn_path::kParamTable);
 }
 
 // "rp_time_reset" -> "RpTimeReset"; "ecn_rule" -> "EcnRule".

@@ -65,8 +65,8 @@ nicc::spray::Params ToCxx(const nicc_fw_spray_params& in) {
   return out;
 }
 
-nicc::spray::EcnRule ToCxx(const nicc_fw_ecn_rule_params& in) {
-  nicc::spray::EcnRule out{};
+nicc::ecn_path::Rule ToCxx(const nicc_fw_ecn_rule_params& in) {
+  nicc::ecn_path::Rule out{};
   NICC_ECN_RULE_PARAMS(NICC_FW_TO_CXX_)
   return out;
 }
@@ -87,7 +87,7 @@ void FromCxx(const nicc::spray::Params& in, nicc_fw_spray_params* o) {
   NICC_SPRAY_PARAMS(NICC_FW_TO_CXX_)
 }
 
-void FromCxx(const nicc::spray::EcnRule& in, nicc_fw_ecn_rule_params* o) {
+void FromCxx(const nicc::ecn_path::Rule& in, nicc_fw_ecn_rule_params* o) {
   nicc_fw_ecn_rule_params& out = *o;
   NICC_ECN_RULE_PARAMS(NICC_FW_TO_CXX_)
 }
@@ -113,7 +113,7 @@ int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps) {
   h.line_rate_mbps = line_rate_mbps;
   FromCxx(h, &p->hpcc);
   FromCxx(nicc::spray::Params::Defaults(nicc::spray::Policy::kEcmp, 0, 0), &p->spray);
-  FromCxx(nicc::spray::EcnRule::Of(nicc::spray::kEcnOff), &p->ecn_rule);
+  FromCxx(nicc::ecn_path::Rule::Of(nicc::ecn_path::kOff), &p->ecn_rule);
   return NICC_FW_OK;
 }
 

@@ -89,7 +89,7 @@ absl::Status PathSet::Init() {
   spray::Params sp = spray::Params::Defaults(opt_.policy, Log2(opt_.num_paths), opt_.flow_label);
   // The NSCC rule stays off: a host's CNP count is per port, not per path, so
   // it cannot blame the last path. HPCC's params are validated, never used.
-  const spray::EcnRule no_rule = spray::EcnRule::Of(spray::kEcnOff);
+  const ecn_path::Rule no_rule = ecn_path::Rule::Of(ecn_path::kOff);
   const hal::CcKind cc = opt_.cc == CcMode::kDcqcn ? hal::CcKind::kDcqcn : hal::CcKind::kNone;
   const Status est = hal::InitDriverConfig(cc, opt_.dcqcn, hpcc::Params::HpccPaper(), sp, no_rule,
                                            &eng_cfg_);
