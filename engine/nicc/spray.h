@@ -149,6 +149,86 @@ inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedb
   }
 }
 
+// --- typed entry points -----------------------------------------------------
+// The same three calls on one policy's own state, for a flow slot that holds
+// only that struct (hal::SenderSlot<Cc, EcmpState> ...). The Config's policy
+// must be the one the struct serves (Serves() below; the HAL checks it when a
+// driver is bound to a config).
+
+template <class S>
+struct PolicyOf;  // Serves(policy): whether state S can run that policy
+template <>
+struct PolicyOf<EcmpState> {
+  static constexpr bool Serves(Policy p) { return p == Policy::kEcmp; }
+};
+template <>
+struct PolicyOf<OpsState> {
+  static constexpr bool Serves(Policy p) { return p == Policy::kOps; }
+};
+template <>
+struct PolicyOf<BitmapState> {
+  static constexpr bool Serves(Policy p) { return p == Policy::kBitmap; }
+};
+template <>
+struct PolicyOf<RepsState> {
+  static constexpr bool Serves(Policy p) { return p == Policy::kReps; }
+};
+template <>
+struct PolicyOf<PlbState> {
+  static constexpr bool Serves(Policy p) { return p == Policy::kPlb; }
+};
+template <>
+struct PolicyOf<DlbState> {
+  static constexpr bool Serves(Policy p) { return p == Policy::kDlb; }
+};
+template <>
+struct PolicyOf<SprayState> {
+  static constexpr bool Serves(Policy) { return true; }
+};
+
+inline Action UseEv(uint16_t port) {
+  Action a = Action::None();
+  a.flags = kActUseEv;
+  a.ev = port;
+  return a;
+}
+
+inline void Init(const Config& cfg, EcmpState* s, uint32_t) { EcmpInit(cfg, s); }
+inline void Init(const Config& cfg, OpsState* s, uint32_t seed) { OpsInit(cfg, s, seed); }
+inline void Init(const Config& cfg, BitmapState* s, uint32_t seed) { BitmapInit(cfg, s, seed); }
+inline void Init(const Config& cfg, RepsState* s, uint32_t seed) { RepsInit(cfg, s, seed); }
+inline void Init(const Config& cfg, PlbState* s, uint32_t seed) { PlbInit(cfg, s, seed); }
+inline void Init(const Config& cfg, DlbState* s, uint32_t seed) { DlbInit(cfg, s, seed); }
+
+inline Action Select(const Config& cfg, EcmpState* s, TimeNs) { return UseEv(EcmpSelect(cfg, s)); }
+inline Action Select(const Config& cfg, OpsState* s, TimeNs) { return UseEv(OpsSelect(cfg, s)); }
+inline Action Select(const Config& cfg, BitmapState* s, TimeNs) { return UseEv(BitmapSelect(cfg, s)); }
+inline Action Select(const Config& cfg, RepsState* s, TimeNs now_ns) {
+  return UseEv(RepsSelect(cfg, s, now_ns));
+}
+inline Action Select(const Config& cfg, PlbState* s, TimeNs) { return UseEv(PlbSelect(cfg, s)); }
+inline Action Select(const Config& cfg, DlbState* s, TimeNs) { return UseEv(DlbSelect(cfg, s)); }
+
+inline void OnFeedback(const Config&, EcmpState*, uint16_t, Feedback, uint32_t, TimeNs) {}
+inline void OnFeedback(const Config&, OpsState*, uint16_t, Feedback, uint32_t, TimeNs) {}
+inline void OnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port, Feedback kind, uint32_t,
+                       TimeNs) {
+  BitmapOnFeedback(cfg, s, ev_port, kind);
+}
+inline void OnFeedback(const Config& cfg, RepsState* s, uint16_t ev_port, Feedback kind, uint32_t,
+                       TimeNs now_ns) {
+  RepsOnFeedback(cfg, s, ev_port, kind, now_ns);
+}
+inline void OnFeedback(const Config& cfg, PlbState* s, uint16_t ev_port, Feedback kind, uint32_t,
+                       TimeNs now_ns) {
+  if (EvIndex(cfg, ev_port) < 0) return;  // as the dispatcher: not this flow's feedback
+  PlbOnFeedback(cfg, s, kind, now_ns);
+}
+inline void OnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port, Feedback kind,
+                       uint32_t rtt_ns, TimeNs) {
+  DlbOnFeedback(cfg, s, ev_port, kind, rtt_ns);
+}
+
 }  // namespace spray
 }  // namespace nicc
 

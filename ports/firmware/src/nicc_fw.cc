@@ -4,15 +4,28 @@
 #include "nicc/fw.h"
 
 #include "nicc/hal/driver.h"
+#include "layout.h"
 
 namespace {
 
 namespace hal = nicc::hal;
+using nicc::fw::Layout;
+using nicc::fw::MakeLayout;
+using nicc::fw::RoundUp;
 
-static_assert(sizeof(hal::DriverConfig) <= NICC_FW_CONFIG_BYTES, "grow NICC_FW_CONFIG_BYTES");
-static_assert(alignof(hal::DriverConfig) <= alignof(nicc_fw_config), "config alignment");
-static_assert(sizeof(hal::FlowSlot) <= NICC_FW_FLOW_BYTES, "grow NICC_FW_FLOW_BYTES");
-static_assert(alignof(hal::FlowSlot) <= alignof(nicc_fw_flow), "flow alignment");
+// The configuration: the driver's, plus where each part of a sender context
+// lives for this configuration (layout.h).
+struct FwConfig {
+  hal::DriverConfig drv;
+  Layout layout;
+};
+using AnyRef = hal::SenderRef<hal::AnyCcState, nicc::spray::SprayState>;
+
+static_assert(sizeof(FwConfig) <= NICC_FW_CONFIG_BYTES, "grow NICC_FW_CONFIG_BYTES");
+static_assert(alignof(FwConfig) <= alignof(nicc_fw_config), "config alignment");
+static_assert(alignof(hal::AnyCcState) <= alignof(nicc_fw_flow), "flow alignment");
+static_assert(sizeof(hal::ReceiverSlot) <= NICC_FW_RX_FLOW_BYTES, "grow NICC_FW_RX_FLOW_BYTES");
+static_assert(alignof(hal::ReceiverSlot) <= alignof(nicc_fw_rx_flow), "rx flow alignment");
 static_assert(sizeof(nicc_fw_action) == sizeof(nicc::Action), "action layout");
 static_assert(static_cast<int>(NICC_FW_ACT_SET_RATE) == nicc::kActSetRate &&
                   static_cast<int>(NICC_FW_ACT_SET_WINDOW) == nicc::kActSetWindow &&
@@ -33,12 +46,41 @@ static_assert(NICC_FW_EV_TIMEOUT == static_cast<int>(hal::EventKind::kTimeout) &
                   NICC_FW_EV_RX_DATA == static_cast<int>(hal::EventKind::kRxData),
               "event kinds");
 
-hal::DriverConfig* Cfg(nicc_fw_config* c) { return reinterpret_cast<hal::DriverConfig*>(c->opaque); }
-const hal::DriverConfig& Cfg(const nicc_fw_config* c) {
-  return *reinterpret_cast<const hal::DriverConfig*>(c->opaque);
+FwConfig* Fw(nicc_fw_config* c) { return reinterpret_cast<FwConfig*>(c->opaque); }
+const FwConfig& Fw(const nicc_fw_config* c) { return *reinterpret_cast<const FwConfig*>(c->opaque); }
+const hal::DriverConfig& Cfg(const nicc_fw_config* c) { return Fw(c).drv; }
+
+// The parts of a sender context at this configuration's offsets. The CC and
+// spray areas are sized for the configured CC and policy only; the union
+// views touch only the member cfg selects.
+AnyRef Ref(const nicc_fw_config* c, nicc_fw_flow* f) {
+  const Layout& l = Fw(c).layout;
+  unsigned char* base = reinterpret_cast<unsigned char*>(f->opaque);
+  return AnyRef{reinterpret_cast<hal::AnyCcState*>(base), reinterpret_cast<nicc::spray::SprayState*>(base + l.spray_off),
+                l.path_off != 0 ? reinterpret_cast<nicc::ecn_path::State*>(base + l.path_off) : nullptr};
 }
-hal::FlowSlot* Slot(nicc_fw_flow* f) { return reinterpret_cast<hal::FlowSlot*>(f->opaque); }
-const hal::FlowSlot& Slot(const nicc_fw_flow* f) { return *reinterpret_cast<const hal::FlowSlot*>(f->opaque); }
+AnyRef Ref(const nicc_fw_config* c, const nicc_fw_flow* f) { return Ref(c, const_cast<nicc_fw_flow*>(f)); }
+uint32_t* Key(const nicc_fw_config* c, nicc_fw_flow* f) {
+  return reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(f->opaque) + Fw(c).layout.key_off);
+}
+hal::ReceiverSlot* Rx(nicc_fw_rx_flow* f) { return reinterpret_cast<hal::ReceiverSlot*>(f->opaque); }
+
+hal::Event ToEvent(const nicc_fw_event* ev) {
+  hal::Event e = hal::Event::Of(static_cast<hal::EventKind>(ev->kind));
+  e.int_stack = ev->int_stack;
+  e.bytes = ev->bytes;
+  e.seq = ev->seq;
+  e.snd_nxt = ev->snd_nxt;
+  e.rtt_ns = ev->rtt_ns;
+  e.int_len = ev->int_len;
+  e.ev = ev->ev;
+  e.ecn = ev->ecn;
+  e.pint_code = ev->pint_code;
+  e.has_pint = ev->has_pint;
+  return e;
+}
+
+nicc_fw_action ToC(const nicc::Action& a) { return nicc_fw_action{a.rate_kbps, a.window_bytes, a.timer_ns, a.ev, a.flags, 0}; }
 
 // C struct <-> engine Params: both are expanded from the same lists in
 // nicc/param_tables.h, so one macro per direction copies every field; a field
@@ -127,51 +169,69 @@ int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char**
     if (bad_field) *bad_field = bad;
     return NICC_FW_ERR_OUT_OF_RANGE;
   }
+  FwConfig* fw = Fw(cfg);
   const nicc::Status st =
       hal::InitDriverConfig(static_cast<hal::CcKind>(p->cc), ToCxx(p->dcqcn), ToCxx(p->hpcc),
-                            ToCxx(p->spray), ToCxx(p->ecn_rule), Cfg(cfg));
-  if (!st.ok() && bad_field) *bad_field = st.field;
-  return static_cast<int>(st.code);
+                            ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
+  if (!st.ok()) {
+    if (bad_field) *bad_field = st.field;
+    return static_cast<int>(st.code);
+  }
+  fw->layout = MakeLayout(fw->drv.cc, fw->drv.spray.policy);
+  return NICC_FW_OK;
+}
+
+size_t nicc_fw_flow_bytes(const nicc_fw_config* cfg) { return Fw(cfg).layout.bytes; }
+
+size_t nicc_fw_rx_flow_bytes(const nicc_fw_config* cfg) {
+  (void)cfg;
+  return RoundUp(sizeof(hal::ReceiverSlot), 8u);
 }
 
 void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t key, uint32_t seed,
                        uint32_t start_seq) {
-  hal::SlotInit(Cfg(cfg), Slot(flow), key, seed, start_seq);
+  hal::SenderInit(Cfg(cfg), Ref(cfg, flow), seed, start_seq);
+  *Key(cfg, flow) = key;
 }
 
 int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_fw_event* ev,
                      uint32_t now_ns, nicc_fw_action* out) {
-  hal::Event e = hal::Event::Of(static_cast<hal::EventKind>(ev->kind));
   if (ev->kind >= hal::kEventKindCount) {
     *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
     return NICC_FW_ERR_OUT_OF_RANGE;
   }
-  e.int_stack = ev->int_stack;
-  e.bytes = ev->bytes;
-  e.seq = ev->seq;
-  e.snd_nxt = ev->snd_nxt;
-  e.rtt_ns = ev->rtt_ns;
-  e.int_len = ev->int_len;
-  e.ev = ev->ev;
-  e.ecn = ev->ecn;
-  e.pint_code = ev->pint_code;
-  e.has_pint = ev->has_pint;
   nicc::Action a;
-  const nicc::Status st = hal::SlotDispatch(Cfg(cfg), Slot(flow), e, now_ns, &a);
-  *out = nicc_fw_action{a.rate_kbps, a.window_bytes, a.timer_ns, a.ev, a.flags, 0};
+  const nicc::Status st = hal::SenderDispatch(Cfg(cfg), Ref(cfg, flow), ToEvent(ev), now_ns, &a);
+  *out = ToC(a);
   return static_cast<int>(st.code);
 }
 
 uint16_t nicc_fw_select_ev(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t now_ns) {
-  return hal::SlotSelectEv(Cfg(cfg), Slot(flow), now_ns);
+  return hal::SenderSelectEv(Cfg(cfg), Ref(cfg, flow), now_ns);
 }
 
 uint32_t nicc_fw_rate_kbps(const nicc_fw_config* cfg, const nicc_fw_flow* flow) {
-  return hal::SlotRateKbps(Cfg(cfg), Slot(flow));
+  return hal::SenderRateKbps(Cfg(cfg), Ref(cfg, flow));
 }
 
 uint32_t nicc_fw_window_bytes(const nicc_fw_config* cfg, const nicc_fw_flow* flow) {
-  return hal::SlotWindowBytes(Cfg(cfg), Slot(flow));
+  return hal::SenderWindowBytes(Cfg(cfg), Ref(cfg, flow));
+}
+
+void nicc_fw_rx_flow_init(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key) {
+  hal::ReceiverInit(Cfg(cfg), Rx(flow), key);
+}
+
+int nicc_fw_on_rx_event(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, const nicc_fw_event* ev,
+                        uint32_t now_ns, nicc_fw_action* out) {
+  if (ev->kind >= hal::kEventKindCount) {
+    *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
+    return NICC_FW_ERR_OUT_OF_RANGE;
+  }
+  nicc::Action a;
+  const nicc::Status st = hal::ReceiverDispatch(Cfg(cfg), Rx(flow), ToEvent(ev), now_ns, &a);
+  *out = ToC(a);
+  return static_cast<int>(st.code);
 }
 
 }  // extern "C"

@@ -96,8 +96,8 @@ absl::Status PathSet::Init() {
   if (!est.ok())
     return absl::InvalidArgumentError(absl::StrCat("engine parameter ", est.field ? est.field : "?",
                                                    ": ", StatusCodeName(est.code)));
-  engine_.Init(&eng_cfg_, this);
-  if (!engine_.Open(0, opt_.seed, &flow_).ok()) return absl::InternalError("engine flow table");
+  if (!engine_.Init(&eng_cfg_, this).ok()) return absl::InternalError("engine slot type");
+  if (!engine_.OpenTx(0, opt_.seed, &flow_).ok()) return absl::InternalError("engine flow table");
 
   // Capabilities.
   ibv_device_attr_ex dev{};

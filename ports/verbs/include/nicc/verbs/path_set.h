@@ -169,6 +169,7 @@ class PathSet {
 
   // The backend member called by the engine (nicc/hal/backend.h contract).
   void Apply(hal::FlowId flow, const Action& action);
+  void ApplyRx(hal::FlowId, const Action&) {}  // no receiver flows
 
   static constexpr uint32_t kNoPath = 0xFFFFFFFFu;
 
@@ -195,7 +196,9 @@ class PathSet {
   PathSetOptions opt_;
   Capabilities caps_;
   hal::DriverConfig eng_cfg_{};
-  hal::Driver<PathSet, 1> engine_;  // one flow: this peer; its EVs are the QPs
+  // One sender flow (this peer; its EVs are the QPs), no receivers: the CC
+  // (none or DCQCN) and the policy are options, so the slot holds any.
+  hal::Driver<PathSet, hal::AnySenderSlot, 1, 0> engine_;
   hal::FlowId flow_ = 0;
   ibv_cq_ex* cq_ = nullptr;
   std::vector<Path> paths_;
