@@ -179,13 +179,10 @@ struct CcOps<hpcc::State> {
     hpcc::Init(cfg.hpcc, s, start_seq);
   }
   static Action OnTx(const DriverConfig&, hpcc::State*, uint32_t, TimeNs) { return Action::None(); }
-  // A malformed INT stack: the decoder's status, nothing changes.
+  // The INT stack arrives decoded (event.h): no decode here.
   static Status OnAck(const DriverConfig& cfg, hpcc::State* s, const Event& e, TimeNs now_ns, Action* a) {
     if (cfg.cc == CcKind::kHpcc && e.int_stack != nullptr) {
-      IntStack stack;
-      const Status st = DecodeIntStack(e.int_stack, e.int_len, &stack);
-      if (!st.ok()) return st;
-      *a = hpcc::OnAck(cfg.hpcc, s, e.seq, e.snd_nxt, stack, now_ns);
+      *a = hpcc::OnAck(cfg.hpcc, s, e.seq, e.snd_nxt, *e.int_stack, now_ns);
     } else if (cfg.cc == CcKind::kHpccPint && e.has_pint) {
       *a = hpcc::OnPintAck(cfg.hpcc, s, e.seq, e.snd_nxt, e.pint_code, now_ns);
     }
@@ -344,9 +341,9 @@ inline uint32_t SenderWindowBytes(const DriverConfig& cfg, SenderRef<Cc, Spray> 
 }
 
 // Dispatches one sender event; *out receives the action (flags 0 when
-// nothing is asked). Returns the INT decoder's status for a malformed INT
-// stack (the flow's state then unchanged) and kUnsupported for kRxData (a
-// receiver's event: ReceiverDispatch).
+// nothing is asked). Returns kUnsupported for kRxData (a receiver's event:
+// ReceiverDispatch). A CC's OnAck may return an error status, the flow's
+// state then unchanged (none does today: INT arrives decoded).
 template <class Cc, class Spray>
 inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, const Event& e, TimeNs now_ns,
                              Action* out) {
@@ -543,8 +540,8 @@ class Driver {
 
   // Dispatches one sender event. The resulting action, if it asks for
   // anything, goes to backend->Apply() before this returns. kNotFound for an
-  // unknown flow, the INT decoder's status for a malformed INT stack (the
-  // flow's state then unchanged), kUnsupported for kRxData (DeliverRx).
+  // unknown flow, kUnsupported for kRxData (DeliverRx). INT arrives decoded
+  // (event.h): the backend drops a malformed stack before it gets here.
   Status Deliver(FlowId id, const Event& e, TimeNs now_ns) {
     if (!TxValid(id)) return Status::Error(StatusCode::kNotFound, "flow");
     Action a;

@@ -67,12 +67,10 @@ hal::ReceiverSlot* Rx(nicc_fw_rx_flow* f) { return reinterpret_cast<hal::Receive
 
 hal::Event ToEvent(const nicc_fw_event* ev) {
   hal::Event e = hal::Event::Of(static_cast<hal::EventKind>(ev->kind));
-  e.int_stack = ev->int_stack;
   e.bytes = ev->bytes;
   e.seq = ev->seq;
   e.snd_nxt = ev->snd_nxt;
   e.rtt_ns = ev->rtt_ns;
-  e.int_len = ev->int_len;
   e.ev = ev->ev;
   e.ecn = ev->ecn;
   e.pint_code = ev->pint_code;
@@ -200,8 +198,21 @@ int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_f
     *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
     return NICC_FW_ERR_OUT_OF_RANGE;
   }
+  const hal::DriverConfig& c = Cfg(cfg);
+  hal::Event e = ToEvent(ev);
+  // Firmware receives INT as wire bytes: decoded here, once, for HPCC; a
+  // malformed stack is refused with the codec's status and changes nothing.
+  nicc::IntStack stack;
+  if (ev->kind == NICC_FW_EV_ACK && ev->int_stack != nullptr && c.cc == hal::CcKind::kHpcc) {
+    const nicc::Status ds = nicc::DecodeIntStack(ev->int_stack, ev->int_len, &stack);
+    if (!ds.ok()) {
+      *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
+      return static_cast<int>(ds.code);
+    }
+    e.int_stack = &stack;
+  }
   nicc::Action a;
-  const nicc::Status st = hal::SenderDispatch(Cfg(cfg), Ref(cfg, flow), ToEvent(ev), now_ns, &a);
+  const nicc::Status st = hal::SenderDispatch(c, Ref(cfg, flow), e, now_ns, &a);
   *out = ToC(a);
   return static_cast<int>(st.code);
 }

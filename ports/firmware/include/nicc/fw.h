@@ -126,7 +126,8 @@ enum {
 
 /* One event; fields a kind does not use are ignored (zero them). */
 typedef struct nicc_fw_event {
-  const uint8_t* int_stack; /* ACK (HPCC): INT stack as on the wire, or NULL */
+  const uint8_t* int_stack; /* ACK (HPCC): INT stack as on the wire, or NULL;
+                               decoded once inside nicc_fw_on_event */
   uint32_t bytes;           /* TX_DONE: bytes sent */
   uint32_t seq;             /* ACK: acknowledged sequence */
   uint32_t snd_nxt;         /* ACK: next sequence the sender will send */
@@ -179,7 +180,9 @@ void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t k
 
 /* One sender event (TX_DONE, ACK, NACK, CNP, TIMER, TIMEOUT). *out gets the
  * action (flags 0 = nothing to do). Returns NICC_FW_OK, an INT decoding
- * error (the flow is then unchanged), or NICC_FW_ERR_UNSUPPORTED for
+ * error (NICC_FW_ERR_TRUNCATED, _TOO_MANY_HOPS, _BAD_RATE_CODE: the wire
+ * bytes of an HPCC ACK are decoded here, once; the flow is then unchanged),
+ * or NICC_FW_ERR_UNSUPPORTED for
  * RX_DATA (a receiver's event: nicc_fw_on_rx_event). */
 int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_fw_event* ev,
                      uint32_t now_ns, nicc_fw_action* out);
