@@ -38,7 +38,8 @@ hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits
   rule.change_path_on_low_delay = ecn_rule ? 1 : 0;
   rule.base_rtt_ns = 8000;
   const nicc::Status st =
-      hal::InitDriverConfig(cc, dq::Params::Mlx5(100000), nicc::hpcc::Params::HpccPaper(),
+      hal::InitDriverConfig(hal::DriverParams::Of(cc, 100000), dq::Params::Mlx5(100000),
+                            nicc::hpcc::Params::HpccPaper(),
                             sp::Params::Defaults(policy, ev_bits, 0x12345), rule, &cfg);
   EXPECT_TRUE(st.ok()) << (st.field ? st.field : "");
   return cfg;
@@ -308,15 +309,39 @@ TEST(HalDriver, InitDriverConfigNamesTheBadField) {
   hal::DriverConfig cfg{};
   dq::Params d = dq::Params::Mlx5(100000);
   d.rp_time_reset = 0;
-  nicc::Status st = hal::InitDriverConfig(hal::CcKind::kDcqcn, d, nicc::hpcc::Params::HpccPaper(),
+  nicc::Status st = hal::InitDriverConfig(hal::DriverParams::Of(hal::CcKind::kDcqcn, 100000), d,
+                                          nicc::hpcc::Params::HpccPaper(),
                                           sp::Params::Defaults(sp::Policy::kOps, 3, 1),
                                           nicc::ecn_path::Rule::Defaults(), &cfg);
   ASSERT_FALSE(st.ok());
   EXPECT_STREQ(st.field, "rp_time_reset");
-  st = hal::InitDriverConfig(static_cast<hal::CcKind>(9), dq::Params::Mlx5(100000),
+  st = hal::InitDriverConfig(hal::DriverParams::Of(static_cast<hal::CcKind>(9), 100000), dq::Params::Mlx5(100000),
                              nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kOps, 3, 1),
                              nicc::ecn_path::Rule::Defaults(), &cfg);
   EXPECT_STREQ(st.field, "cc");
+}
+
+// The line rate is the driver's own parameter: a flow without CC runs at
+// it whatever DCQCN's (port speed) field says.
+TEST(HalDriver, LineRateIsTheDriversParameter) {
+  hal::DriverConfig cfg{};
+  ASSERT_TRUE(hal::InitDriverConfig(hal::DriverParams::Of(hal::CcKind::kNone, 25000), dq::Params::Mlx5(100000),
+                                    nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kEcmp, 0, 1),
+                                    nicc::ecn_path::Rule::Defaults(), &cfg)
+                  .ok());
+  Recorder rec;
+  hal::Driver<Recorder, hal::SenderSlot<hal::NoCcState, sp::EcmpState>, 1, 0> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::FlowId f;
+  ASSERT_TRUE(drv.OpenTx(1, 1, &f).ok());
+  EXPECT_EQ(drv.RateKbps(f), 25000000u);
+  hal::DriverParams bad = hal::DriverParams::Of(hal::CcKind::kNone, 0);
+  EXPECT_EQ(bad.Validate().code, nicc::StatusCode::kZero);
+  EXPECT_STREQ(bad.Validate().field, "line_rate_mbps");
+  bad.line_rate_mbps = NICC_MAX_LINE_RATE_MBPS + 1;
+  EXPECT_EQ(bad.Validate().code, nicc::StatusCode::kOutOfRange);
+  EXPECT_EQ(hal::kDriverParamTable.count, 1u);
+  EXPECT_TRUE(hal::kDriverParamTable.rows[0].backend());
 }
 
 TEST(HalClock, UnwrapLiftsDeadlinesNextToTheReference) {

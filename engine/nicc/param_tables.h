@@ -96,6 +96,17 @@
   C(Dlb, DLB, 5, "dlb", "least-congested EV by per-EV EWMA of marks and RTT")
 
 /* ---------------------------------------------------------------------------
+ * The driver itself (hal/nicc/hal/driver.h: DriverParams): what a flow is
+ * whatever CC it runs. The CC choice (NICC_CC_KINDS) goes with it.
+ * ------------------------------------------------------------------------ */
+#define NICC_DRIVER_PROFILES(R) R(Default, "driver-default", "a 100 Gb/s port")
+
+#define NICC_DRIVER_PARAMS(P)                                                                      \
+  P(line_rate_mbps, Mbps, 1, NICC_MAX_LINE_RATE_MBPS, (100000), NICC_PARAM_BACKEND,                \
+    "port speed: the rate of a flow without CC (cc = none), and the rate at which a host "        \
+    "rate limiter is lifted")
+
+/* ---------------------------------------------------------------------------
  * DCQCN (dcqcn.h). mlx5 cc_params names and units.
  * ------------------------------------------------------------------------ */
 #define NICC_DCQCN_PROFILES(R)                                                         \

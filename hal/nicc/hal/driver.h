@@ -72,10 +72,47 @@ constexpr const char* CcKindName(CcKind k) {
   return static_cast<uint32_t>(k) < kCcKindCount ? kCcKinds[static_cast<uint32_t>(k)].name : "?";
 }
 
+// The driver's own parameters: the CC its flows run, then one uint32_t per
+// row of NICC_DRIVER_PARAMS (param_tables.h): the port's line rate, which a
+// flow without CC is paced at whatever the CC tables say.
+enum DriverProfile : uint8_t { NICC_DRIVER_PROFILES(NICC_PROFILE_ENUM_) kDriverProfileCount };
+
+struct DriverParams {
+  CcKind cc;
+  NICC_PARAM_MEMBERS(NICC_DRIVER_PARAMS)
+
+  // driver-default with this CC and port speed.
+  static constexpr DriverParams Of(CcKind cc, uint32_t line_rate_mbps);
+  // The CC choice, then each field's own range.
+  constexpr Status Validate() const;
+};
+
+namespace detail {
+using NiccRowParams_ = DriverParams;
+constexpr ParamDesc<DriverParams> kDriverRows[] = {NICC_PARAM_ROWS(NICC_DRIVER_PARAMS)};
+constexpr ProfileDesc kDriverProfiles[] = {NICC_DRIVER_PROFILES(NICC_PROFILE_ROW_)};
+}  // namespace detail
+constexpr ParamTable<DriverParams> kDriverParamTable = {
+    "driver", "", detail::kDriverRows, sizeof(detail::kDriverRows) / sizeof(detail::kDriverRows[0]),
+    detail::kDriverProfiles, kDriverProfileCount};
+
+constexpr DriverParams DriverParams::Of(CcKind cc, uint32_t line_rate_mbps) {
+  DriverParams d{};
+  LoadProfile(kDriverParamTable, kDefault, &d);
+  d.cc = cc;
+  d.line_rate_mbps = line_rate_mbps;
+  return d;
+}
+
+constexpr Status DriverParams::Validate() const {
+  if (static_cast<uint32_t>(cc) >= kCcKindCount) return Status::Error(StatusCode::kOutOfRange, "cc");
+  return CheckRanges(kDriverParamTable, *this);
+}
+
 // Everything a driver needs to know, compiled once and shared by all flows.
 struct DriverConfig {
   CcKind cc;
-  uint32_t line_rate_kbps;  // the rate of a flow without CC
+  uint32_t line_rate_kbps;  // DriverParams::line_rate_mbps: the rate of a flow without CC
   dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
   hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
   spray::Config spray;      // path selection for every flow
@@ -85,13 +122,13 @@ struct DriverConfig {
 // Compiles the parts of a DriverConfig from their Params. Fields that the
 // chosen CC does not use are still validated, so a config is complete. The
 // first bad field is named in the status.
-inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
+inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
                                const hpcc::Params& hpcc_params,
                                const spray::Params& spray_params, const ecn_path::Rule& rule,
                                DriverConfig* out) {
-  if (static_cast<uint32_t>(cc) >= kCcKindCount)
-    return Status::Error(StatusCode::kOutOfRange, "cc");
-  Status st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
+  Status st = driver.Validate();
+  if (!st.ok()) return st;
+  st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
   if (!st.ok()) return st;
   st = hpcc::Compile(hpcc_params, &out->hpcc);
   if (!st.ok()) return st;
@@ -99,8 +136,8 @@ inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
   if (!st.ok()) return st;
   st = rule.Validate();
   if (!st.ok()) return st;
-  out->cc = cc;
-  out->line_rate_kbps = dcqcn_params.line_rate_mbps * kKbpsPerMbps;
+  out->cc = driver.cc;
+  out->line_rate_kbps = driver.line_rate_mbps * kKbpsPerMbps;  // <= 1.6e9: fits
   out->ecn_rule = rule;
   return Status::Ok();
 }

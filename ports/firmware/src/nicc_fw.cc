@@ -85,6 +85,19 @@ nicc_fw_action ToC(const nicc::Action& a) { return nicc_fw_action{a.rate_kbps, a
 // added to a list is carried here without an edit.
 #define NICC_FW_TO_CXX_(name, unit, min, max, values, flags, doc) out.name = in.name;
 
+// The CC is range-checked by the caller before this cast.
+hal::DriverParams ToCxx(uint32_t cc, const nicc_fw_driver_params& in) {
+  hal::DriverParams out{};
+  out.cc = static_cast<hal::CcKind>(cc);
+  NICC_DRIVER_PARAMS(NICC_FW_TO_CXX_)
+  return out;
+}
+
+void FromCxx(const hal::DriverParams& in, nicc_fw_driver_params* o) {
+  nicc_fw_driver_params& out = *o;
+  NICC_DRIVER_PARAMS(NICC_FW_TO_CXX_)
+}
+
 nicc::dcqcn::Params ToCxx(const nicc_fw_dcqcn_params& in) {
   nicc::dcqcn::Params out{};
   NICC_DCQCN_PARAMS(NICC_FW_TO_CXX_)
@@ -137,6 +150,7 @@ void FromCxx(const nicc::ecn_path::Rule& in, nicc_fw_ecn_rule_params* o) {
 // Every C field is a uint32_t, as every engine field: the structs hold the
 // list's rows and nothing else.
 #define NICC_FW_COUNT_(...) +1u
+static_assert(sizeof(nicc_fw_driver_params) == 4u * (0u NICC_DRIVER_PARAMS(NICC_FW_COUNT_)), "driver");
 static_assert(sizeof(nicc_fw_dcqcn_params) == 4u * (0u NICC_DCQCN_PARAMS(NICC_FW_COUNT_)), "dcqcn");
 static_assert(sizeof(nicc_fw_hpcc_params) == 4u * (0u NICC_HPCC_PARAMS(NICC_FW_COUNT_)), "hpcc");
 static_assert(sizeof(nicc_fw_spray_params) == 4u * (1u NICC_SPRAY_PARAMS(NICC_FW_COUNT_)), "spray");
@@ -148,6 +162,7 @@ extern "C" {
 
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps) {
   p->cc = NICC_FW_CC_DCQCN;
+  FromCxx(hal::DriverParams::Of(hal::CcKind::kDcqcn, line_rate_mbps), &p->driver);
   FromCxx(nicc::dcqcn::Params::Mlx5(line_rate_mbps), &p->dcqcn);
   nicc::hpcc::Params h = nicc::hpcc::Params::HpccPaper();
   h.line_rate_mbps = line_rate_mbps;
@@ -169,7 +184,7 @@ int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char**
   }
   FwConfig* fw = Fw(cfg);
   const nicc::Status st =
-      hal::InitDriverConfig(static_cast<hal::CcKind>(p->cc), ToCxx(p->dcqcn), ToCxx(p->hpcc),
+      hal::InitDriverConfig(ToCxx(p->cc, p->driver), ToCxx(p->dcqcn), ToCxx(p->hpcc),
                             ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
   if (!st.ok()) {
     if (bad_field) *bad_field = st.field;

@@ -58,6 +58,22 @@ TEST(FwAbi, PolicyIsCheckedAtFullWidth) {
   }
 }
 
+TEST(FwAbi, DriverLineRate) {
+  nicc_fw_params p = Defaults();
+  EXPECT_EQ(p.driver.line_rate_mbps, 100000u);
+  p.cc = NICC_FW_CC_NONE;
+  p.driver.line_rate_mbps = 400000;
+  nicc_fw_config cfg;
+  ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+  nicc_fw_flow flow;
+  nicc_fw_flow_init(&cfg, &flow, 1, 1, 0);
+  EXPECT_EQ(nicc_fw_rate_kbps(&cfg, &flow), 400000000u) << "cc none: the driver's line rate, not DCQCN's";
+  p.driver.line_rate_mbps = 0;
+  const char* bad;
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_ZERO);
+  EXPECT_STREQ(bad, "line_rate_mbps");
+}
+
 TEST(FwAbi, UnsupportedIsANamedCode) {
   nicc_fw_params p = Defaults();
   p.spray.policy = NICC_FW_SPRAY_BITMAP;
@@ -82,6 +98,7 @@ TEST(FwAbi, EveryReturnedCodeIsNamed) {
       {offsetof(nicc_fw_params, hpcc), sizeof(nicc_fw_hpcc_params) / 4},
       {offsetof(nicc_fw_params, spray), sizeof(nicc_fw_spray_params) / 4},
       {offsetof(nicc_fw_params, ecn_rule), sizeof(nicc_fw_ecn_rule_params) / 4},
+      {offsetof(nicc_fw_params, driver), sizeof(nicc_fw_driver_params) / 4},
       {offsetof(nicc_fw_params, cc), 1},
   };
   int seen_errors = 0;

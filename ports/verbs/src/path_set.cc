@@ -91,8 +91,8 @@ absl::Status PathSet::Init() {
   // it cannot blame the last path. HPCC's params are validated, never used.
   const ecn_path::Rule no_rule = ecn_path::Rule::Of(ecn_path::kOff);
   const hal::CcKind cc = opt_.cc == CcMode::kDcqcn ? hal::CcKind::kDcqcn : hal::CcKind::kNone;
-  const Status est = hal::InitDriverConfig(cc, opt_.dcqcn, hpcc::Params::HpccPaper(), sp, no_rule,
-                                           &eng_cfg_);
+  const Status est = hal::InitDriverConfig(hal::DriverParams::Of(cc, opt_.line_rate_mbps), opt_.dcqcn,
+                                           hpcc::Params::HpccPaper(), sp, no_rule, &eng_cfg_);
   if (!est.ok())
     return absl::InvalidArgumentError(absl::StrCat("engine parameter ", est.field ? est.field : "?",
                                                    ": ", StatusCodeName(est.code)));

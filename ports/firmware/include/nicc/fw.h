@@ -85,6 +85,12 @@ enum {
 /* One uint32_t per parameter, named and ordered as in the engine's table. */
 #define NICC_FW_FIELD_(name, unit, min, max, values, flags, doc) uint32_t name;
 
+/* The driver itself: the port's line rate (the rate of a flow with
+ * cc = NONE). The CC choice is nicc_fw_params.cc. */
+typedef struct nicc_fw_driver_params {
+  NICC_DRIVER_PARAMS(NICC_FW_FIELD_)
+} nicc_fw_driver_params;
+
 typedef struct nicc_fw_dcqcn_params {
   NICC_DCQCN_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_dcqcn_params;
@@ -107,11 +113,12 @@ typedef struct nicc_fw_ecn_rule_params {
 #undef NICC_FW_FIELD_
 
 typedef struct nicc_fw_params {
-  uint32_t cc; /* NICC_FW_CC_* */
+  uint32_t cc; /* NICC_FW_CC_* (the driver's CC choice) */
   nicc_fw_dcqcn_params dcqcn;
   nicc_fw_hpcc_params hpcc;
   nicc_fw_spray_params spray;
   nicc_fw_ecn_rule_params ecn_rule;
+  nicc_fw_driver_params driver;
 } nicc_fw_params;
 
 enum {
@@ -158,8 +165,8 @@ typedef struct nicc_fw_action {
   uint8_t reserved;
 } nicc_fw_action;
 
-/* Defaults: mlx5 DCQCN at the given port speed, the HPCC paper's settings,
- * ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
+/* Defaults: the driver, mlx5 DCQCN and the HPCC paper's settings at the
+ * given port speed, ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
 
 /* Validates and compiles `p`: every field, the enumerated ones (cc,

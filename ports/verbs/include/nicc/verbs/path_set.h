@@ -60,6 +60,9 @@ struct PathSetOptions {
   uint32_t flow_label = 0x1A2B0;    // 20-bit base label; path i uses flow_label ^ i
   spray::Policy policy = spray::Policy::kOps;
   CcMode cc = CcMode::kNone;
+  // Port speed (the driver's line_rate_mbps): the rate with cc none, and the
+  // rate at which the QPs' hardware rate limit is lifted.
+  uint32_t line_rate_mbps = 100000;
   dcqcn::Params dcqcn = dcqcn::Params::Mlx5(100000);  // line_rate_mbps = port speed
   uint32_t send_depth = 64;         // outstanding WRs per QP; power of two, 1..4096
   uint32_t seed = 1;                // spray PRNG seed
