@@ -228,7 +228,9 @@ struct CcOps<hpcc::State> {
   static bool TakesCnp(const DriverConfig&) { return false; }
   static Action OnCnp(const DriverConfig&, hpcc::State*, TimeNs) { return Action::None(); }
   static Action OnTimer(const DriverConfig&, hpcc::State*, TimeNs) { return Action::None(); }
-  static uint32_t RateKbps(const DriverConfig& cfg, const hpcc::State& s) { return hpcc::RateKbps(cfg.hpcc, s); }
+  static uint32_t RateKbps(const DriverConfig& cfg, const hpcc::State& s) {
+    return hpcc::RateKbps(cfg.hpcc, s);
+  }
   static uint32_t WindowBytes(const DriverConfig&, const hpcc::State& s) { return hpcc::WindowBytes(s); }
 };
 
@@ -322,8 +324,18 @@ using AnySenderSlot = SenderSlot<AnyCcState, spray::SprayState>;
 static_assert(sizeof(SenderSlot<dcqcn::RpState, spray::EcmpState>) <= 48,
               "DCQCN + ECMP sender: <= 48 B (the vendor kit's per-flow area)");
 static_assert(sizeof(SenderSlot<hpcc::State, spray::RepsState>) <= 112, "HPCC + REPS sender: <= 112 B");
-static_assert(sizeof(SenderSlot<hpcc::State, spray::BitmapState>) <= 112,
-              "HPCC + bitmap sender (the largest without DLB): <= 112 B");
+// Every composition without DLB fits 112 B (the largest is HPCC + bitmap);
+// with DLB's 16 EWMAs, 128 B.
+template <class Cc>
+constexpr bool SenderFitsBudget() {
+  return sizeof(SenderSlot<Cc, spray::EcmpState>) <= 112 && sizeof(SenderSlot<Cc, spray::OpsState>) <= 112 &&
+         sizeof(SenderSlot<Cc, spray::BitmapState>) <= 112 &&
+         sizeof(SenderSlot<Cc, spray::RepsState>) <= 112 && sizeof(SenderSlot<Cc, spray::PlbState>) <= 112 &&
+         sizeof(SenderSlot<Cc, spray::DlbState>) <= 128;
+}
+static_assert(SenderFitsBudget<NoCcState>() && SenderFitsBudget<dcqcn::RpState>() &&
+                  SenderFitsBudget<hpcc::State>(),
+              "senders: <= 112 B without DLB, <= 128 B with");
 static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sender: <= 16 B");
 static_assert(sizeof(AnySenderSlot) <= 136, "any-CC, any-policy sender: <= 136 B");
 

@@ -50,7 +50,8 @@ constexpr Layout MakeLayout(hal::CcKind cc, nicc::spray::Policy policy) {
     off += sizeof(nicc::ecn_path::State);
   }
   const uint32_t key_off = off;
-  return Layout{static_cast<uint8_t>(spray_off), static_cast<uint8_t>(path_off), static_cast<uint8_t>(key_off),
+  return Layout{static_cast<uint8_t>(spray_off), static_cast<uint8_t>(path_off),
+                static_cast<uint8_t>(key_off),
                 static_cast<uint8_t>(RoundUp(key_off + 4u, 8u))};
 }
 

@@ -56,7 +56,8 @@ const hal::DriverConfig& Cfg(const nicc_fw_config* c) { return Fw(c).drv; }
 AnyRef Ref(const nicc_fw_config* c, nicc_fw_flow* f) {
   const Layout& l = Fw(c).layout;
   unsigned char* base = reinterpret_cast<unsigned char*>(f->opaque);
-  return AnyRef{reinterpret_cast<hal::AnyCcState*>(base), reinterpret_cast<nicc::spray::SprayState*>(base + l.spray_off),
+  return AnyRef{reinterpret_cast<hal::AnyCcState*>(base),
+                reinterpret_cast<nicc::spray::SprayState*>(base + l.spray_off),
                 l.path_off != 0 ? reinterpret_cast<nicc::ecn_path::State*>(base + l.path_off) : nullptr};
 }
 AnyRef Ref(const nicc_fw_config* c, const nicc_fw_flow* f) { return Ref(c, const_cast<nicc_fw_flow*>(f)); }
@@ -78,7 +79,9 @@ hal::Event ToEvent(const nicc_fw_event* ev) {
   return e;
 }
 
-nicc_fw_action ToC(const nicc::Action& a) { return nicc_fw_action{a.rate_kbps, a.window_bytes, a.timer_ns, a.ev, a.flags, 0}; }
+nicc_fw_action ToC(const nicc::Action& a) {
+  return nicc_fw_action{a.rate_kbps, a.window_bytes, a.timer_ns, a.ev, a.flags, 0};
+}
 
 // C struct <-> engine Params: both are expanded from the same lists in
 // nicc/param_tables.h, so one macro per direction copies every field; a field
