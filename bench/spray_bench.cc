@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "nicc/ecn_path.h"
 #include "nicc/spray.h"
 
 namespace sp = nicc::spray;
@@ -68,12 +69,12 @@ void BM_OpsSelectDirect(benchmark::State& state) {
 BENCHMARK(BM_OpsSelectDirect)->Arg(4)->Arg(8)->ArgName("ev_bits");
 
 void BM_ClassifyEcn(benchmark::State& state) {
-  sp::EcnRule rule = sp::EcnRule::Defaults();
+  nicc::ecn_path::Rule rule = nicc::ecn_path::Rule::Defaults();
   rule.base_rtt_ns = 10000;
   uint32_t rtt = 10000;
   for (auto _ : state) {
     rtt = rtt * 1103515245u + 12345u;  // vary the input; wraps by design
-    benchmark::DoNotOptimize(sp::ClassifyEcn(rule, true, 10000u + (rtt >> 20)));
+    benchmark::DoNotOptimize(nicc::ecn_path::Classify(rule, true, 10000u + (rtt >> 20)));
   }
   state.SetItemsProcessed(state.iterations());
 }

@@ -2,7 +2,9 @@
 # Freestanding cross-compile of every engine/ and hal/ header for the three
 # firmware targets (rv32imac, rv64imac, cortex-m4) with -Wall -Wextra
 # -Werror, then a footprint report: text size and worst stack use of each
-# bench/footprint/*.cc translation unit per target.
+# bench/footprint/*.cc translation unit per target, and the per-flow bytes of
+# every sender composition (CC x spray policy), the receiver slot and the C
+# ABI's contexts (bench/footprint/slot_footprint.cc).
 #
 #   scripts/cross-check.sh [--out DIR]
 #
@@ -81,6 +83,25 @@ report="$out/footprint.txt"
       text=$("$size" "$obj" | awk 'NR==2 {print $1}')
       echo "$base: text $text bytes"
       python3 "$top/scripts/stack-report.py" "${obj%.o}.ci"
+      if [ "$base" = slot_footprint ]; then
+        # Per-flow bytes, read from the probe's symbol sizes: the C++ slots
+        # (hal::SenderSlot<Cc, Policy>, hal::ReceiverSlot) and the C ABI's
+        # contexts (nicc_fw_flow_bytes / nicc_fw_rx_flow_bytes) per composition.
+        echo "per-flow bytes (sender: cc x policy; C++ slot / C ABI context):"
+        nm=${cxx%g++}nm
+        declare -A sz=()
+        while read -r _ hex _ sym; do sz[$sym]=$((16#$hex)); done < <("$nm" -S "$obj" | grep -E ' nicc_(slot|fw)_')
+        printf '  %-6s' "cc"; for pol in ecmp ops bitmap reps plb dlb; do printf ' %9s' "$pol"; done; echo
+        for cc in none dcqcn hpcc; do
+          printf '  %-6s' "$cc"
+          for pol in ecmp ops bitmap reps plb dlb; do
+            printf ' %9s' "${sz[nicc_slot_tx_${cc}_$pol]}/${sz[nicc_fw_tx_${cc}_$pol]}"
+          done
+          echo
+        done
+        echo "  any-CC any-policy sender slot ${sz[nicc_slot_tx_any_any]}; receiver slot ${sz[nicc_slot_rx]} / C ABI ${sz[nicc_fw_rx]}"
+        unset sz
+      fi
     done
   done
 } > "$report"

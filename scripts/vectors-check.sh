@@ -29,14 +29,14 @@ echo "== cross-ISA (qemu-user)"
 "$runner" --trace "$vectors" > "$work/trace-x86_64.txt" || true
 srcs=("$top/testvectors/runner/main.cc" "$top/testvectors/runner/vector_file.cc"
       "$top/testvectors/runner/executor.cc" "$top/testvectors/runner/emit_c.cc")
-inc=(-I"$top/engine" -I"$top/hal" -I"$top/testvectors/runner" -I"$top/ports/firmware/include")
+inc=(-I"$top/engine" -I"$top/hal" -I"$top/host" -I"$top/testvectors/runner" -I"$top/ports/firmware/include")
 for t in "riscv64|riscv64-linux-gnu-g++|qemu-riscv64" "armhf|arm-linux-gnueabihf-g++|qemu-arm"; do
   name=${t%%|*}; rest=${t#*|}; cxx=${rest%%|*}; qemu=${rest#*|}
   if ! command -v "$cxx" >/dev/null || ! command -v "$qemu" >/dev/null; then
     echo "vectors-check: $cxx or $qemu missing (scripts/setup.sh installs them)" >&2; status=1; continue
   fi
   bin="$work/nicc-vectors-$name"
-  if [ ! -x "$bin" ] || [ -n "$(find "$top/engine" "$top/hal" "$top/testvectors/runner" -newer "$bin" -name '*.[ch]*' | head -1)" ]; then
+  if [ ! -x "$bin" ] || [ -n "$(find "$top/engine" "$top/hal" "$top/host" "$top/testvectors/runner" -newer "$bin" -name '*.[ch]*' | head -1)" ]; then
     "$cxx" -std=c++17 -O2 -static -D_FILE_OFFSET_BITS=64 -Wno-psabi "${inc[@]}" "${srcs[@]}" -o "$bin"
   fi
   "$qemu" "$bin" --trace "$vectors" > "$work/trace-$name.txt" || true

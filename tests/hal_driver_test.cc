@@ -1,6 +1,7 @@
 // Tests of the HAL driver (hal/nicc/hal/driver.h) with a recording backend:
-// the flow table's capacity and handles, dispatch of every event kind to the
-// configured CC and spray policy, the NSCC ECN rule, malformed INT input and
+// the sender and receiver tables' capacities, handles and refusal counters,
+// the slot sizes of each composition, dispatch of every event kind to the
+// configured CC and spray policy, the ECN path rule, malformed INT input and
 // the clock helpers.
 #include "nicc/hal/driver.h"
 
@@ -24,17 +25,21 @@ struct Recorder {
     nicc::Action action;
   };
   std::vector<Call> calls;
+  std::vector<Call> rx_calls;
   void Apply(hal::FlowId flow, const nicc::Action& a) { calls.push_back({flow, a}); }
+  void ApplyRx(hal::FlowId flow, const nicc::Action& a) { rx_calls.push_back({flow, a}); }
 };
+using AnyTx = hal::AnySenderSlot;
 static_assert(hal::BackendCheck<Recorder>::value, "Recorder is a backend");
 
 hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits, bool ecn_rule) {
   hal::DriverConfig cfg{};
-  sp::EcnRule rule = sp::EcnRule::Defaults();
+  nicc::ecn_path::Rule rule = nicc::ecn_path::Rule::Defaults();
   rule.change_path_on_low_delay = ecn_rule ? 1 : 0;
   rule.base_rtt_ns = 8000;
   const nicc::Status st =
-      hal::InitDriverConfig(cc, dq::Params::Mlx5(100000), nicc::hpcc::Params::HpccPaper(),
+      hal::InitDriverConfig(hal::DriverParams::Of(cc, 100000), dq::Params::Mlx5(100000),
+                            nicc::hpcc::Params::HpccPaper(),
                             sp::Params::Defaults(policy, ev_bits, 0x12345), rule, &cfg);
   EXPECT_TRUE(st.ok()) << (st.field ? st.field : "");
   return cfg;
@@ -43,34 +48,120 @@ hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits
 TEST(HalDriver, TableCapacityHandlesAndFind) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
   Recorder rec;
-  hal::Driver<Recorder, 4> drv;
-  drv.Init(&cfg, &rec);
+  hal::Driver<Recorder, hal::SenderSlot<dq::RpState, sp::EcmpState>, 4, 2> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
   hal::FlowId ids[4];
-  for (uint32_t i = 0; i < 4; ++i) ASSERT_TRUE(drv.Open(100 + i, i, &ids[i]).ok());
-  EXPECT_EQ(drv.size(), 4u);
+  for (uint32_t i = 0; i < 4; ++i) ASSERT_TRUE(drv.OpenTx(100 + i, i, &ids[i]).ok());
+  EXPECT_EQ(drv.tx_size(), 4u);
+  EXPECT_EQ(drv.tx_full(), 0u);
   hal::FlowId extra;
-  const nicc::Status full = drv.Open(200, 0, &extra);
+  const nicc::Status full = drv.OpenTx(200, 0, &extra);
   EXPECT_EQ(full.code, nicc::StatusCode::kFull);
+  EXPECT_EQ(drv.OpenTx(201, 0, &extra).code, nicc::StatusCode::kFull);
+  EXPECT_EQ(drv.tx_full(), 2u) << "every refusal is counted";
+  EXPECT_EQ(drv.rx_full(), 0u);
   hal::FlowId found;
-  ASSERT_TRUE(drv.Find(102, &found).ok());
+  ASSERT_TRUE(drv.FindTx(102, &found).ok());
   EXPECT_EQ(found, ids[2]);
-  EXPECT_EQ(drv.Find(999, &found).code, nicc::StatusCode::kNotFound);
-  ASSERT_TRUE(drv.Close(ids[1]).ok());
-  EXPECT_EQ(drv.Close(ids[1]).code, nicc::StatusCode::kNotFound) << "double close";
+  EXPECT_EQ(drv.FindTx(999, &found).code, nicc::StatusCode::kNotFound);
+  ASSERT_TRUE(drv.CloseTx(ids[1]).ok());
+  EXPECT_EQ(drv.CloseTx(ids[1]).code, nicc::StatusCode::kNotFound) << "double close";
   EXPECT_EQ(drv.Deliver(ids[1], hal::Event::Cnp(), 0).code, nicc::StatusCode::kNotFound);
   EXPECT_EQ(drv.Deliver(hal::kNoFlow, hal::Event::Cnp(), 0).code, nicc::StatusCode::kNotFound);
-  ASSERT_TRUE(drv.Open(300, 0, &extra).ok()) << "a closed slot is reused";
+  ASSERT_TRUE(drv.OpenTx(300, 0, &extra).ok()) << "a closed slot is reused";
   EXPECT_EQ(extra, ids[1]);
+  // The receiver table is separate: its own ids, capacity and counter.
+  hal::FlowId r[2];
+  ASSERT_TRUE(drv.OpenRx(100, &r[0]).ok());
+  ASSERT_TRUE(drv.OpenRx(101, &r[1]).ok());
+  EXPECT_EQ(drv.OpenRx(102, &extra).code, nicc::StatusCode::kFull);
+  EXPECT_EQ(drv.rx_full(), 1u);
+  EXPECT_EQ(drv.tx_full(), 2u);
+  EXPECT_EQ(drv.rx_size(), 2u);
+  ASSERT_TRUE(drv.FindRx(101, &found).ok());
+  EXPECT_EQ(found, r[1]);
+  ASSERT_TRUE(drv.FindTx(100, &found).ok()) << "same key, other table";
+  EXPECT_EQ(found, ids[0]);
+  EXPECT_EQ(drv.DeliverRx(r[0], hal::Event::Cnp(), 0).code, nicc::StatusCode::kUnsupported);
+  EXPECT_EQ(drv.Deliver(ids[0], hal::Event::RxData(true), 0).code, nicc::StatusCode::kUnsupported);
+  ASSERT_TRUE(drv.CloseRx(r[0]).ok());
+  EXPECT_EQ(drv.DeliverRx(r[0], hal::Event::RxData(true), 0).code, nicc::StatusCode::kNotFound);
   EXPECT_TRUE(rec.calls.empty());
+  EXPECT_TRUE(rec.rx_calls.empty());
+}
+
+TEST(HalDriver, NoReceiverTable) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kNone, sp::Policy::kEcmp, 0, false);
+  Recorder rec;
+  hal::Driver<Recorder, hal::SenderSlot<hal::NoCcState, sp::EcmpState>, 1, 0> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::FlowId f;
+  EXPECT_EQ(drv.OpenRx(1, &f).code, nicc::StatusCode::kFull);
+  EXPECT_EQ(drv.rx_full(), 1u);
+  ASSERT_TRUE(drv.OpenTx(1, 1, &f).ok());
+  EXPECT_EQ(drv.RateKbps(f), 100000000u) << "no CC: line rate";
+}
+
+TEST(HalDriver, SlotTypesMustServeTheConfig) {
+  Recorder rec;
+  hal::Driver<Recorder, hal::SenderSlot<dq::RpState, sp::EcmpState>, 1, 1> drv;
+  hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpcc, sp::Policy::kEcmp, 0, false);
+  nicc::Status st = drv.Init(&cfg, &rec);
+  EXPECT_EQ(st.code, nicc::StatusCode::kUnsupported);
+  EXPECT_STREQ(st.field, "cc");
+  hal::FlowId f;
+  EXPECT_FALSE(drv.OpenTx(1, 1, &f).ok()) << "an unbound driver opens nothing";
+  cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kOps, 3, false);
+  st = drv.Init(&cfg, &rec);
+  EXPECT_EQ(st.code, nicc::StatusCode::kUnsupported);
+  EXPECT_STREQ(st.field, "policy");
+  cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
+  EXPECT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::Driver<Recorder, hal::SenderSlot<nicc::hpcc::State, sp::RepsState>, 1, 1> hp;
+  cfg = MakeConfig(hal::CcKind::kHpccPint, sp::Policy::kReps, 3, false);
+  EXPECT_TRUE(hp.Init(&cfg, &rec).ok()) << "HPCC's state serves HPCC-PINT too";
+}
+
+TEST(HalDriver, SlotSizesPerComposition) {
+  EXPECT_LE(sizeof(hal::SenderSlot<dq::RpState, sp::EcmpState>), 48u);
+  EXPECT_LE(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::RepsState>), 112u);
+  EXPECT_LE(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::BitmapState>), 112u);
+  EXPECT_LE(sizeof(hal::ReceiverSlot), 16u);
+  EXPECT_LT(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::EcmpState>),
+            sizeof(hal::SenderSlot<nicc::hpcc::State, sp::RepsState>));
+}
+
+// A sender composed of one CC and one policy behaves as the any-CC slot.
+TEST(HalDriver, ComposedSlotMatchesTheAnySlot) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kBitmap, 3, true);
+  Recorder a_rec, b_rec;
+  hal::Driver<Recorder, hal::SenderSlot<dq::RpState, sp::BitmapState>, 1, 1> a;
+  hal::Driver<Recorder, AnyTx, 1, 1> b;
+  ASSERT_TRUE(a.Init(&cfg, &a_rec).ok());
+  ASSERT_TRUE(b.Init(&cfg, &b_rec).ok());
+  hal::FlowId fa, fb;
+  ASSERT_TRUE(a.OpenTx(1, 9, &fa).ok());
+  ASSERT_TRUE(b.OpenTx(1, 9, &fb).ok());
+  for (uint32_t i = 0; i < 40; ++i) {
+    const nicc::TimeNs now = 1000 * i;
+    const uint16_t pa = a.SelectEv(fa, now);
+    ASSERT_EQ(pa, b.SelectEv(fb, now));
+    hal::Event e = i % 5 == 4 ? hal::Event::Cnp() : hal::Event::Ack(i * 1000, i * 1000 + 4096, i % 3 == 0, pa);
+    e.rtt_ns = i % 2 ? 9000 : 40000;
+    ASSERT_TRUE(a.Deliver(fa, e, now).ok());
+    ASSERT_TRUE(b.Deliver(fb, e, now).ok());
+    ASSERT_EQ(a.RateKbps(fa), b.RateKbps(fb));
+  }
+  EXPECT_EQ(a_rec.calls.size(), b_rec.calls.size());
 }
 
 TEST(HalDriver, DcqcnEventsReachTheEngineAndActionsTheBackend) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
   Recorder rec;
-  static hal::Driver<Recorder, 8> drv;
-  drv.Init(&cfg, &rec);
+  static hal::Driver<Recorder, AnyTx, 8, 8> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
   hal::FlowId f;
-  ASSERT_TRUE(drv.Open(7, 1, &f).ok());
+  ASSERT_TRUE(drv.OpenTx(7, 1, &f).ok());
   EXPECT_EQ(drv.RateKbps(f), 100000000u);
   EXPECT_EQ(drv.WindowBytes(f), 0u);
   // An idle flow's tx reports produce nothing.
@@ -102,26 +193,28 @@ TEST(HalDriver, DcqcnEventsReachTheEngineAndActionsTheBackend) {
 TEST(HalDriver, ReceiverSendsPacedCnps) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kEcmp, 0, false);
   Recorder rec;
-  hal::Driver<Recorder, 2> drv;
-  drv.Init(&cfg, &rec);
+  hal::Driver<Recorder, AnyTx, 2, 2> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
   hal::FlowId f;
-  ASSERT_TRUE(drv.Open(1, 1, &f).ok());
-  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(false), 0).ok());
-  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(true), 100).ok());
-  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(true), 200).ok());   // paced (4 us)
-  ASSERT_TRUE(drv.Deliver(f, hal::Event::RxData(true), 4100).ok());
-  ASSERT_EQ(rec.calls.size(), 2u);
-  EXPECT_EQ(rec.calls[0].action.flags, nicc::kActSendCnp);
-  EXPECT_EQ(rec.calls[1].action.flags, nicc::kActSendCnp);
+  ASSERT_TRUE(drv.OpenRx(1, &f).ok());
+  ASSERT_TRUE(drv.DeliverRx(f, hal::Event::RxData(false), 0).ok());
+  ASSERT_TRUE(drv.DeliverRx(f, hal::Event::RxData(true), 100).ok());
+  ASSERT_TRUE(drv.DeliverRx(f, hal::Event::RxData(true), 200).ok());   // paced (4 us)
+  ASSERT_TRUE(drv.DeliverRx(f, hal::Event::RxData(true), 4100).ok());
+  EXPECT_TRUE(rec.calls.empty()) << "receiver actions go to ApplyRx";
+  ASSERT_EQ(rec.rx_calls.size(), 2u);
+  EXPECT_EQ(rec.rx_calls[0].flow, f);
+  EXPECT_EQ(rec.rx_calls[0].action.flags, nicc::kActSendCnp);
+  EXPECT_EQ(rec.rx_calls[1].action.flags, nicc::kActSendCnp);
 }
 
 TEST(HalDriver, SprayPortsFollowThePolicy) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kNone, sp::Policy::kOps, 3, false);
   Recorder rec;
-  hal::Driver<Recorder, 2> drv;
-  drv.Init(&cfg, &rec);
+  hal::Driver<Recorder, hal::SenderSlot<hal::NoCcState, sp::OpsState>, 2, 0> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
   hal::FlowId f;
-  ASSERT_TRUE(drv.Open(1, 42, &f).ok());
+  ASSERT_TRUE(drv.OpenTx(1, 42, &f).ok());
   for (int round = 0; round < 4; ++round) {
     std::set<uint16_t> ports;
     for (int i = 0; i < 8; ++i) {
@@ -144,10 +237,10 @@ TEST(HalDriver, EcnWithLowDelayChangesPathInsteadOfCutting) {
       SCOPED_TRACE(testing::Message() << "rule " << rule_on << " rtt " << rtt);
       const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn, sp::Policy::kBitmap, 3, rule_on);
       Recorder rec;
-      hal::Driver<Recorder, 2> drv;
-      drv.Init(&cfg, &rec);
+      hal::Driver<Recorder, hal::SenderSlot<dq::RpState, sp::BitmapState>, 2, 0> drv;
+      ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
       hal::FlowId f;
-      ASSERT_TRUE(drv.Open(1, 5, &f).ok());
+      ASSERT_TRUE(drv.OpenTx(1, 5, &f).ok());
       const uint16_t port = drv.SelectEv(f, 0);
       hal::Event ack = hal::Event::Ack(1000, 2000, false, port);
       ack.rtt_ns = rtt;
@@ -158,23 +251,24 @@ TEST(HalDriver, EcnWithLowDelayChangesPathInsteadOfCutting) {
       if (change_path) {
         EXPECT_TRUE(rec.calls.empty()) << "rate kept";
         EXPECT_EQ(drv.RateKbps(f), 100000000u);
-        EXPECT_EQ(sp::BitmapPenalty(drv.slot(f).spray.bitmap, idx), cfg.spray.bitmap_ecn_penalty);
+        EXPECT_EQ(sp::BitmapPenalty(drv.tx_slot(f).spray, idx), cfg.spray.bitmap_ecn_penalty);
       } else {
         ASSERT_EQ(rec.calls.size(), 1u);
         EXPECT_LT(drv.RateKbps(f), 100000000u) << "cut";
-        EXPECT_EQ(sp::BitmapPenalty(drv.slot(f).spray.bitmap, idx), 0u);
+        EXPECT_EQ(sp::BitmapPenalty(drv.tx_slot(f).spray, idx), 0u);
       }
     }
   }
 }
 
-TEST(HalDriver, HpccAckWithIntSetsWindowAndMalformedIntChangesNothing) {
+// INT arrives decoded (event.h): the backend decodes the wire bytes once.
+TEST(HalDriver, HpccAckWithDecodedIntSetsWindow) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpcc, sp::Policy::kEcmp, 0, false);
   Recorder rec;
-  hal::Driver<Recorder, 2> drv;
-  drv.Init(&cfg, &rec);
+  hal::Driver<Recorder, hal::SenderSlot<nicc::hpcc::State, sp::EcmpState>, 2, 0> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
   hal::FlowId f;
-  ASSERT_TRUE(drv.Open(1, 1, &f, /*start_seq=*/0).ok());
+  ASSERT_TRUE(drv.OpenTx(1, 1, &f, /*start_seq=*/0).ok());
   const uint32_t w0 = drv.WindowBytes(f);
   EXPECT_GT(w0, 0u);
   // Two ACKs over one 100G hop with a standing queue: the second measures U
@@ -189,10 +283,11 @@ TEST(HalDriver, HpccAckWithIntSetsWindowAndMalformedIntChangesNothing) {
     // 12.5 KB per us at 100 Gb/s: tx advances at line rate, queue 100 KB.
     st.hops[0] = nicc::IntHop::Make(3, 1000 + i * 13000, (i * 13000 * 125 / 10) / 128, 100000 / 80);
     ASSERT_TRUE(nicc::EncodeIntStack(st, buf, sizeof buf, &len).ok());
+    nicc::IntStack decoded;  // as a backend does where the packet arrives
+    ASSERT_TRUE(nicc::DecodeIntStack(buf, len, &decoded).ok());
     seq += 20000;
     hal::Event ack = hal::Event::Ack(seq, seq + 100000, false, 0);
-    ack.int_stack = buf;
-    ack.int_len = static_cast<uint16_t>(len);
+    ack.int_stack = &decoded;
     ASSERT_TRUE(drv.Deliver(f, ack, 1000 + i * 13000).ok());
   }
   ASSERT_FALSE(rec.calls.empty());
@@ -201,30 +296,52 @@ TEST(HalDriver, HpccAckWithIntSetsWindowAndMalformedIntChangesNothing) {
   EXPECT_TRUE(a.Has(nicc::kActSetRate));
   EXPECT_LT(a.window_bytes, w0) << "U > eta: the window shrinks";
   EXPECT_EQ(drv.WindowBytes(f), a.window_bytes);
-  // A truncated stack is refused with the codec's status; nothing applied.
+  // An ACK without INT changes nothing (a malformed stack never gets here:
+  // the backend's decode refuses it; the C ABI's test covers that path).
   const size_t n = rec.calls.size();
-  const hal::FlowSlot before = drv.slot(f);
-  hal::Event bad = hal::Event::Ack(seq + 1000, seq + 200000, false, 0);
-  bad.int_stack = buf;
-  bad.int_len = static_cast<uint16_t>(len - 1);
-  EXPECT_EQ(drv.Deliver(f, bad, 30000).code, nicc::StatusCode::kTruncated);
+  const auto before = drv.tx_slot(f);
+  ASSERT_TRUE(drv.Deliver(f, hal::Event::Ack(seq + 1000, seq + 200000, false, 0), 30000).ok());
   EXPECT_EQ(rec.calls.size(), n);
-  EXPECT_EQ(drv.slot(f).cc.hpcc.w_q4, before.cc.hpcc.w_q4);
+  EXPECT_EQ(drv.tx_slot(f).cc.w_q4, before.cc.w_q4);
 }
 
 TEST(HalDriver, InitDriverConfigNamesTheBadField) {
   hal::DriverConfig cfg{};
   dq::Params d = dq::Params::Mlx5(100000);
   d.rp_time_reset = 0;
-  nicc::Status st = hal::InitDriverConfig(hal::CcKind::kDcqcn, d, nicc::hpcc::Params::HpccPaper(),
+  nicc::Status st = hal::InitDriverConfig(hal::DriverParams::Of(hal::CcKind::kDcqcn, 100000), d,
+                                          nicc::hpcc::Params::HpccPaper(),
                                           sp::Params::Defaults(sp::Policy::kOps, 3, 1),
-                                          sp::EcnRule::Defaults(), &cfg);
+                                          nicc::ecn_path::Rule::Defaults(), &cfg);
   ASSERT_FALSE(st.ok());
   EXPECT_STREQ(st.field, "rp_time_reset");
-  st = hal::InitDriverConfig(static_cast<hal::CcKind>(9), dq::Params::Mlx5(100000),
+  st = hal::InitDriverConfig(hal::DriverParams::Of(static_cast<hal::CcKind>(9), 100000), dq::Params::Mlx5(100000),
                              nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kOps, 3, 1),
-                             sp::EcnRule::Defaults(), &cfg);
+                             nicc::ecn_path::Rule::Defaults(), &cfg);
   EXPECT_STREQ(st.field, "cc");
+}
+
+// The line rate is the driver's own parameter: a flow without CC runs at
+// it whatever DCQCN's (port speed) field says.
+TEST(HalDriver, LineRateIsTheDriversParameter) {
+  hal::DriverConfig cfg{};
+  ASSERT_TRUE(hal::InitDriverConfig(hal::DriverParams::Of(hal::CcKind::kNone, 25000), dq::Params::Mlx5(100000),
+                                    nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kEcmp, 0, 1),
+                                    nicc::ecn_path::Rule::Defaults(), &cfg)
+                  .ok());
+  Recorder rec;
+  hal::Driver<Recorder, hal::SenderSlot<hal::NoCcState, sp::EcmpState>, 1, 0> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::FlowId f;
+  ASSERT_TRUE(drv.OpenTx(1, 1, &f).ok());
+  EXPECT_EQ(drv.RateKbps(f), 25000000u);
+  hal::DriverParams bad = hal::DriverParams::Of(hal::CcKind::kNone, 0);
+  EXPECT_EQ(bad.Validate().code, nicc::StatusCode::kZero);
+  EXPECT_STREQ(bad.Validate().field, "line_rate_mbps");
+  bad.line_rate_mbps = NICC_MAX_LINE_RATE_MBPS + 1;
+  EXPECT_EQ(bad.Validate().code, nicc::StatusCode::kOutOfRange);
+  EXPECT_EQ(hal::kDriverParamTable.count, 1u);
+  EXPECT_TRUE(hal::kDriverParamTable.rows[0].backend());
 }
 
 TEST(HalClock, UnwrapLiftsDeadlinesNextToTheReference) {

@@ -2,6 +2,7 @@
 // known answers, port mapping, Validate() errors, and the rules of each
 // policy with a fake clock. Known-answer values were computed with an
 // independent Python model written from docs/spray.md.
+#include "nicc/ecn_path.h"
 #include "nicc/spray.h"
 
 #include <gtest/gtest.h>
@@ -761,25 +762,46 @@ TEST(Dlb, EwmaReachesItsTarget) {
 // ---------------------------------------------------------------------------
 
 TEST(EcnRule, LowDelayMarksChangePath) {
-  sp::EcnRule on = sp::EcnRule::Defaults();  // 4 us
+  namespace ep = nicc::ecn_path;
+  ep::Rule on = ep::Rule::Defaults();  // 4 us
   on.base_rtt_ns = 10000;
   EXPECT_TRUE(on.Validate().ok());
-  EXPECT_EQ(sp::ClassifyEcn(on, false, 50000), sp::EcnResponse::kNone);
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 12000), sp::EcnResponse::kChangePath);
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 14000), sp::EcnResponse::kChangePath);  // == threshold
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 14001), sp::EcnResponse::kCutRate);
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 9000), sp::EcnResponse::kChangePath);  // below base
-  EXPECT_EQ(sp::ClassifyEcn(on, true, 0), sp::EcnResponse::kCutRate);        // no sample
-  sp::EcnRule off = on;
+  EXPECT_EQ(ep::Classify(on, false, 50000), ep::Verdict::kNone);
+  EXPECT_EQ(ep::Classify(on, true, 12000), ep::Verdict::kChangePath);
+  EXPECT_EQ(ep::Classify(on, true, 14000), ep::Verdict::kChangePath);  // == threshold
+  EXPECT_EQ(ep::Classify(on, true, 14001), ep::Verdict::kToCc);
+  EXPECT_EQ(ep::Classify(on, true, 9000), ep::Verdict::kChangePath);  // below base
+  EXPECT_EQ(ep::Classify(on, true, 0), ep::Verdict::kToCc);           // no sample
+  ep::Rule off = on;
   off.change_path_on_low_delay = 0;
-  EXPECT_EQ(sp::ClassifyEcn(off, true, 12000), sp::EcnResponse::kCutRate);
-  EXPECT_EQ(sp::ClassifyEcn(off, false, 12000), sp::EcnResponse::kNone);
-  sp::EcnRule bad = on;
+  EXPECT_EQ(ep::Classify(off, true, 12000), ep::Verdict::kToCc);
+  EXPECT_EQ(ep::Classify(off, false, 12000), ep::Verdict::kNone);
+  ep::Rule bad = on;
   bad.change_path_on_low_delay = 2;
   EXPECT_STREQ(bad.Validate().field, "change_path_on_low_delay");
   bad = on;
   bad.low_delay_ns = 0x80000000u;
   EXPECT_STREQ(bad.Validate().field, "low_delay_ns");
+}
+
+TEST(EcnRule, MarkBlamesTheLastPortOrGoesToTheCc) {
+  namespace ep = nicc::ecn_path;
+  ep::Rule on = ep::Rule::Defaults();
+  on.base_rtt_ns = 10000;
+  ep::State s;
+  ep::Init(&s);
+  ep::OnRtt(&s, 12000);
+  EXPECT_EQ(ep::OnMark(on, s).verdict, ep::Verdict::kToCc) << "no packet sent: no path to blame";
+  ep::OnSend(&s, 0xC001);
+  ep::Decision d = ep::OnMark(on, s);
+  EXPECT_EQ(d.verdict, ep::Verdict::kChangePath);
+  EXPECT_EQ(d.ev, 0xC001);
+  ep::OnRtt(&s, 0);  // no sample: the newest one stays
+  EXPECT_EQ(s.last_rtt_ns, 12000u);
+  ep::OnRtt(&s, 20000);
+  d = ep::OnMark(on, s);
+  EXPECT_EQ(d.verdict, ep::Verdict::kToCc);
+  EXPECT_EQ(d.ev, 0);
 }
 
 // ---------------------------------------------------------------------------

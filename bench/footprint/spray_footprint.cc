@@ -1,6 +1,7 @@
 // Footprint probe: one extern "C" function per spray entry point, compiled
 // freestanding for each firmware target by scripts/cross-check.sh, which
 // reports the text size of this unit and the stack use of each function.
+#include "nicc/ecn_path.h"
 #include "nicc/spray.h"
 
 using nicc::Action;
@@ -51,7 +52,7 @@ void nicc_spray_dlb_feedback(const sp::Config* c, sp::DlbState* s, uint16_t ev, 
                              uint32_t rtt_ns) {
   sp::DlbOnFeedback(*c, s, ev, static_cast<sp::Feedback>(kind & 3u), rtt_ns);
 }
-int nicc_spray_classify_ecn(const sp::EcnRule* r, bool ecn, uint32_t rtt_ns) {
-  return static_cast<int>(sp::ClassifyEcn(*r, ecn, rtt_ns));
+int nicc_spray_classify_ecn(const nicc::ecn_path::Rule* r, bool ecn, uint32_t rtt_ns) {
+  return static_cast<int>(nicc::ecn_path::Classify(*r, ecn, rtt_ns));
 }
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "icount.h"
+#include "nicc/ecn_path.h"
 #include "nicc/spray.h"
 
 namespace sp = nicc::spray;
@@ -161,10 +162,10 @@ int main() {
   }
   // --- the NSCC rule ------------------------------------------------------
   {
-    sp::EcnRule rule = sp::EcnRule::Defaults();
+    nicc::ecn_path::Rule rule = nicc::ecn_path::Rule::Defaults();
     rule.base_rtt_ns = 10000;
     Measure("spray.nscc_classify", kN,
-            [&](int i) { Sink(sp::ClassifyEcn(rule, (i & 1) != 0, 10000u + U(i))); });
+            [&](int i) { Sink(nicc::ecn_path::Classify(rule, (i & 1) != 0, 10000u + U(i))); });
   }
   return 0;
 }

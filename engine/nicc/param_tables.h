@@ -108,6 +108,17 @@
   C(Dlb, DLB, 5, "dlb", "least-congested EV by per-EV EWMA of marks and RTT")
 
 /* ---------------------------------------------------------------------------
+ * The driver itself (hal/nicc/hal/driver.h: DriverParams): what a flow is
+ * whatever CC it runs. The CC choice (NICC_CC_KINDS) goes with it.
+ * ------------------------------------------------------------------------ */
+#define NICC_DRIVER_PROFILES(R) R(Default, "driver-default", "a 100 Gb/s port")
+
+#define NICC_DRIVER_PARAMS(P)                                                                      \
+  P(line_rate_mbps, Mbps, 1, NICC_MAX_LINE_RATE_MBPS, (100000), NICC_PARAM_BACKEND,                \
+    "port speed: the rate of a flow without CC (cc = none), and the rate at which a host "        \
+    "rate limiter is lifted")
+
+/* ---------------------------------------------------------------------------
  * DCQCN (dcqcn.h). mlx5 cc_params names and units.
  * ------------------------------------------------------------------------ */
 #define NICC_DCQCN_PROFILES(R)                                                         \
@@ -213,7 +224,7 @@
 
 /* ---------------------------------------------------------------------------
  * ECN path rule (UEC NSCC): an ECN mark with low queueing delay means
- * "change path", not "cut the rate" (spray.h: EcnRule).
+ * "change path", not "cut the rate" (ecn_path.h: ecn_path::Rule).
  * ------------------------------------------------------------------------ */
 #define NICC_ECN_RULE_PROFILES(R)                                                       \
   R(Nscc, "ecn-nscc", "the rule on, low delay = 4 us (a 400G port's 50 x 4 KB queue)") \

@@ -1,7 +1,8 @@
 // Every row of every parameter table reaches every consumer under the one
 // derived name, with the same range: the C ABI struct field (nicc/fw.h), the
-// vector-file `param` line, the generated docs table. (ns-3 Attributes and
-// scenario keys are walked by the sim-adapter suites.)
+// vector-file `param` line, the generated docs table. (The driver's table
+// configures the backend and has no vector algo of its own; ns-3 Attributes
+// and scenario keys are walked by the sim-adapter suites.)
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -49,7 +50,7 @@ TEST(ParamTables, DerivedNames) {
   const auto& row = t.rows[nicc::FindParam(t, "rp_time_reset")];
   EXPECT_EQ(host::ScenarioKey(t, row), "dcqcn.rp_time_reset");
   EXPECT_EQ(host::AttributeName(t, row), "DcqcnRpTimeReset");
-  EXPECT_EQ(host::AttributeName(nicc::spray::kEcnRuleTable, nicc::spray::kEcnRuleTable.rows[1]),
+  EXPECT_EQ(host::AttributeName(nicc::ecn_path::kParamTable, nicc::ecn_path::kParamTable.rows[1]),
             "EcnRuleLowDelayNs");
 }
 
@@ -64,8 +65,8 @@ TEST(ParamTables, EveryProfileValidates) {
                     .Validate()
                     .ok())
         << pol.name;
-  for (uint32_t p = 0; p < nicc::spray::kEcnProfileCount; ++p)
-    EXPECT_TRUE(nicc::spray::EcnRule::Of(static_cast<nicc::spray::EcnProfile>(p)).Validate().ok());
+  for (uint32_t p = 0; p < nicc::ecn_path::kProfileCount; ++p)
+    EXPECT_TRUE(nicc::ecn_path::Rule::Of(static_cast<nicc::ecn_path::Profile>(p)).Validate().ok());
 }
 
 // C ABI: the defaults carry the profile values field by field, and a value
@@ -89,13 +90,15 @@ void CheckCAbi(const nicc::ParamTable<P>& t, const P& want, C nicc_fw_params::*g
 }
 
 TEST(ParamTables, EveryRowIsACAbiFieldWithTheTableRange) {
+  CheckCAbi(nicc::hal::kDriverParamTable, nicc::hal::DriverParams::Of(nicc::hal::CcKind::kDcqcn, 100000),
+            &nicc_fw_params::driver, 0);
   CheckCAbi(nicc::dcqcn::kParamTable, nicc::dcqcn::Params::Mlx5(100000), &nicc_fw_params::dcqcn, 0);
   nicc::hpcc::Params h = nicc::hpcc::Params::HpccPaper();
   h.line_rate_mbps = 100000;
   CheckCAbi(nicc::hpcc::kParamTable, h, &nicc_fw_params::hpcc, 0);
   CheckCAbi(nicc::spray::kParamTable, nicc::spray::Params::Defaults(nicc::spray::Policy::kEcmp, 0, 0),
             &nicc_fw_params::spray, 1);
-  CheckCAbi(nicc::spray::kEcnRuleTable, nicc::spray::EcnRule::Of(nicc::spray::kEcnOff),
+  CheckCAbi(nicc::ecn_path::kParamTable, nicc::ecn_path::Rule::Of(nicc::ecn_path::kOff),
             &nicc_fw_params::ecn_rule, 0);
 }
 
@@ -126,6 +129,7 @@ TEST(ParamTables, EveryRowIsAVectorFileParam) {
   CheckVectorParams(nicc::dcqcn::kParamTable, "dcqcn", "mlx5");
   CheckVectorParams(nicc::hpcc::kParamTable, "hpcc", "hpcc-paper");
   CheckVectorParams(nicc::spray::kParamTable, "spray", "ops");
+  CheckVectorParams(nicc::ecn_path::kParamTable, "ecn_path", "ecn-nscc");
 }
 
 TEST(ParamTables, EveryRowIsInTheDocsTable) {

@@ -409,7 +409,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     const auto sp = nicc::spray::Params::Defaults(static_cast<nicc::spray::Policy>(policy),
                                                   m_evBits,
                                                   (m_node * 0x9E3779B1u) & nicc::spray::kFlowLabelMax);
-    nicc::spray::EcnRule rule = nicc::spray::EcnRule::Defaults();
+    nicc::ecn_path::Rule rule = nicc::ecn_path::Rule::Defaults();
     rule.change_path_on_low_delay = m_ecnRule ? 1 : 0;
     rule.low_delay_ns = static_cast<uint32_t>(m_ecnRuleLowDelay.GetNanoSeconds());
     rule.base_rtt_ns = hp.base_rtt_ns;

@@ -4,7 +4,8 @@ reference models (floating point, standard library only).
 
     python3 testvectors/ref/gen.py [--out testvectors/vectors] [--only dcqcn]
 
-Each algorithm has a module here (dcqcn_ref.py, hpcc_ref.py, spray_ref.py)
+Each algorithm has a module here (dcqcn_ref.py, hpcc_ref.py, spray_ref.py,
+ecn_path_ref.py)
 and a function below that lists its scenarios. The engine is never run:
 expected values are the models' own. Output is deterministic (seeded).
 """
@@ -285,7 +286,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--out", default=os.path.join(here, "..", "vectors"))
-    ap.add_argument("--only", choices=["dcqcn", "hpcc", "spray"])
+    ap.add_argument("--only", choices=["dcqcn", "hpcc", "spray", "ecn_path"])
     args = ap.parse_args()
     gens = {"dcqcn": gen_dcqcn}
     try:
@@ -299,6 +300,8 @@ def main():
         gens["spray"] = gen_spray
     except ImportError:
         pass
+    from ecn_path_gen import gen_ecn_path
+    gens["ecn_path"] = gen_ecn_path
     total = 0
     for name, fn in gens.items():
         if args.only and name != args.only:

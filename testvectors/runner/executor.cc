@@ -8,6 +8,7 @@
 #include <map>
 
 #include "nicc/dcqcn.h"
+#include "nicc/ecn_path.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
 #include "nicc/spray.h"
@@ -82,6 +83,7 @@ class Runner {
     if (v_.algo == "dcqcn") return RunDcqcn();
     if (v_.algo == "hpcc" || v_.algo == "hpcc-pint") return RunHpcc();
     if (v_.algo == "spray") return RunSpray();
+    if (v_.algo == "ecn_path") return RunEcnPath();
     return SetupFail("unknown algo '" + v_.algo + "'");
   }
 
@@ -408,6 +410,43 @@ class Runner {
           sp::OnFeedback(cfg, &s, static_cast<uint16_t>(ev), kind, static_cast<uint32_t>(rtt), now);
         });
       }
+      Check(e, index, out);
+    }
+    return true;
+  }
+
+  // ---- ECN path rule --------------------------------------------------------
+  // One flow's ecn_path::State: `send ev=PORT` (OnSend), `ack rtt=NS`
+  // (OnRtt), `mark` (OnMark: its verdict and blamed port are the outputs).
+  bool RunEcnPath() {
+    namespace ep = nicc::ecn_path;
+    const int32_t profile = Profile(ep::kParamTable);
+    if (profile < 0) return false;
+    ep::Rule rule = ep::Rule::Of(static_cast<ep::Profile>(profile));
+    if (!ApplyParams(ep::kParamTable, &rule)) return false;
+    if (!CheckParams(rule.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
+    ep::State s;
+    ep::Init(&s);
+    int index = 0;
+    for (const Event& e : v_.events) {
+      ++index;
+      Outputs out;
+      if (e.kind == "send") {
+        uint64_t ev;
+        if (!Arg(e, "ev", 0xFFFF, &ev)) continue;
+        Measured(index, e, [&] { ep::OnSend(&s, static_cast<uint16_t>(ev)); });
+      } else if (e.kind == "ack") {
+        uint64_t rtt;
+        if (!Arg(e, "rtt", 0xFFFFFFFFu, &rtt)) continue;
+        Measured(index, e, [&] { ep::OnRtt(&s, static_cast<uint32_t>(rtt)); });
+      } else if (e.kind == "mark") {
+        ep::Decision d{};
+        Measured(index, e, [&] { d = ep::OnMark(rule, s); });
+        out.num["change_path"] = d.verdict == ep::Verdict::kChangePath ? 1 : 0;
+        out.num["to_cc"] = d.verdict == ep::Verdict::kToCc ? 1 : 0;
+        out.num["ev"] = d.ev;
+      }
+      out.num["last_rtt_ns"] = s.last_rtt_ns;
       Check(e, index, out);
     }
     return true;

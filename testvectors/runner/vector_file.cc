@@ -18,6 +18,7 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
       {"hpcc", {"ack"}},
       {"hpcc-pint", {"ack"}},
       {"spray", {"select", "feedback"}},
+      {"ecn_path", {"send", "ack", "mark"}},
   };
   return kinds;
 }

@@ -1,10 +1,14 @@
 // nicc/hal/backend.h — what a backend must provide to host the engine.
 //
-// A backend is any type with this member, called by Driver<Backend, N>
-// (driver.h) after an event whenever the engine asks for something:
+// A backend is any type with these members, called by
+// Driver<Backend, TxSlot, kTx, kRx> (driver.h) after an event whenever the
+// engine asks for something:
 //
-//   void Apply(nicc::hal::FlowId flow, const nicc::Action& action);
+//   void Apply(nicc::hal::FlowId flow, const nicc::Action& action);    // sender flows
+//   void ApplyRx(nicc::hal::FlowId flow, const nicc::Action& action);  // receiver flows
 //
+// (sender and receiver flows are separate tables with their own FlowIds; a
+// receiver's only action is kActSendCnp)
 // and it must, for each bit set in action.flags (common.h):
 //   kActSetRate      pace the flow at action.rate_kbps from now on
 //   kActSetWindow    allow at most action.window_bytes unacknowledged bytes
@@ -21,7 +25,8 @@
 //                            port the acknowledged packet used, and an RTT sample
 //   Event::Nack(port), Event::Timeout(port)   loss signals per port
 //   Event::Cnp()             per CNP received
-//   Event::RxData(ce)        per data packet received (receiver side)
+//   Event::RxData(ce)        per data packet received, to DeliverRx() on the
+//                            receiver flow (OpenRx())
 //   Event::Timer()           when the armed timer fires
 // and asks Driver::SelectEv() for the UDP source port of each packet it sends.
 //
@@ -48,8 +53,18 @@ struct BackendCheck {
   static constexpr bool HasApply(...) {
     return false;
   }
-  static constexpr bool value = HasApply<B>(nullptr);
-  static_assert(value, "a nicc backend needs: void Apply(nicc::hal::FlowId, const nicc::Action&)");
+  template <class T>
+  static constexpr bool HasApplyRx(decltype(static_cast<void (T::*)(FlowId, const Action&)>(&T::ApplyRx))) {
+    return true;
+  }
+  template <class T>
+  static constexpr bool HasApplyRx(...) {
+    return false;
+  }
+  static constexpr bool value = HasApply<B>(nullptr) && HasApplyRx<B>(nullptr);
+  static_assert(HasApply<B>(nullptr), "a nicc backend needs: void Apply(nicc::hal::FlowId, const nicc::Action&)");
+  static_assert(HasApplyRx<B>(nullptr),
+                "a nicc backend needs: void ApplyRx(nicc::hal::FlowId, const nicc::Action&)");
 };
 
 }  // namespace hal

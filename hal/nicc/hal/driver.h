@@ -1,30 +1,47 @@
-// nicc/hal/driver.h — the generic driver every backend runs: a fixed-capacity
-// flow table, and the dispatch of events to the configured congestion
-// control (none, DCQCN, HPCC, HPCC-PINT) and spray policy.
+// nicc/hal/driver.h — the generic driver every backend runs: a sender and a
+// receiver flow table of fixed capacity, and the dispatch of events to the
+// configured congestion control (none, DCQCN, HPCC, HPCC-PINT), spray policy
+// and ECN path rule.
 //
 // The backend is a compile-time parameter (a facade, as in Pigweed): the
-// driver calls `backend->Apply(flow, action)` directly, with no virtual call,
-// so firmware pays nothing for the abstraction. What a backend must provide
-// is listed in backend.h.
+// driver calls `backend->Apply(flow, action)` (senders) and
+// `backend->ApplyRx(flow, action)` (receivers) directly, with no virtual
+// call, so firmware pays nothing for the abstraction. What a backend must
+// provide is listed in backend.h.
 //
-//   struct MyNic { void Apply(nicc::hal::FlowId f, const nicc::Action& a); };
-//   static nicc::hal::DriverConfig cfg;           // Init() once, shared
-//   static nicc::hal::Driver<MyNic, 1024> drv;    // ~170 B per flow, no heap
-//   drv.Init(&cfg, &nic);
-//   nicc::hal::FlowId f;
-//   if (drv.Open(qpn, /*seed=*/qpn, &f).ok()) {
-//     uint16_t port = drv.SelectEv(f, now);       // UDP source port per packet
-//     drv.Deliver(f, nicc::hal::Event::Cnp(), now);  // -> nic.Apply(f, ...)
+// A sender slot is composed from the algorithms a user configures: its CC's
+// state and its spray policy's state (SenderSlot<Cc, Spray>), so a DCQCN +
+// ECMP flow costs 48 B and an HPCC + REPS flow 96 B; AnySenderSlot holds any
+// CC and policy chosen at run time. A receiver slot (DCQCN's notification
+// point and the key) costs 12 B. The tables are separate, each with its own
+// capacity.
+//
+//   struct MyNic {
+//     void Apply(nicc::hal::FlowId f, const nicc::Action& a);    // sender
+//     void ApplyRx(nicc::hal::FlowId f, const nicc::Action& a);  // receiver (CNP)
+//   };
+//   using Tx = nicc::hal::SenderSlot<nicc::dcqcn::RpState, nicc::spray::EcmpState>;
+//   static nicc::hal::DriverConfig cfg;                 // Init() once, shared
+//   static nicc::hal::Driver<MyNic, Tx, 1024, 1024> drv;  // 48 B + 12 B per flow
+//   if (!drv.Init(&cfg, &nic).ok()) ...;                // kUnsupported: Tx cannot run cfg
+//   nicc::hal::FlowId f, r;
+//   if (drv.OpenTx(qpn, /*seed=*/qpn, &f).ok()) {
+//     uint16_t port = drv.SelectEv(f, now);             // UDP source port per packet
+//     drv.Deliver(f, nicc::hal::Event::Cnp(), now);     // -> nic.Apply(f, ...)
 //   }
+//   if (drv.OpenRx(peer_qpn, &r).ok())
+//     drv.DeliverRx(r, nicc::hal::Event::RxData(ce), now);  // -> nic.ApplyRx(r, ...)
 //
-// Capacity is a template parameter; a full table is reported (kFull), never
-// grown. Every handler does work bounded by compile-time constants (the INT
-// hop maximum, the EV count); only Find() scans the table.
+// Capacities are template parameters; a full table is reported (kFull) and
+// counted (tx_full(), rx_full()), never grown. Every handler does work
+// bounded by compile-time constants (the INT hop maximum, the EV count); only
+// FindTx()/FindRx() scan a table.
 #ifndef NICC_HAL_DRIVER_H_
 #define NICC_HAL_DRIVER_H_
 
 #include "nicc/common.h"
 #include "nicc/dcqcn.h"
+#include "nicc/ecn_path.h"
 #include "nicc/hal/event.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
@@ -55,26 +72,63 @@ constexpr const char* CcKindName(CcKind k) {
   return static_cast<uint32_t>(k) < kCcKindCount ? kCcKinds[static_cast<uint32_t>(k)].name : "?";
 }
 
+// The driver's own parameters: the CC its flows run, then one uint32_t per
+// row of NICC_DRIVER_PARAMS (param_tables.h): the port's line rate, which a
+// flow without CC is paced at whatever the CC tables say.
+enum DriverProfile : uint8_t { NICC_DRIVER_PROFILES(NICC_PROFILE_ENUM_) kDriverProfileCount };
+
+struct DriverParams {
+  CcKind cc;
+  NICC_PARAM_MEMBERS(NICC_DRIVER_PARAMS)
+
+  // driver-default with this CC and port speed.
+  static constexpr DriverParams Of(CcKind cc, uint32_t line_rate_mbps);
+  // The CC choice, then each field's own range.
+  constexpr Status Validate() const;
+};
+
+namespace detail {
+using NiccRowParams_ = DriverParams;
+constexpr ParamDesc<DriverParams> kDriverRows[] = {NICC_PARAM_ROWS(NICC_DRIVER_PARAMS)};
+constexpr ProfileDesc kDriverProfiles[] = {NICC_DRIVER_PROFILES(NICC_PROFILE_ROW_)};
+}  // namespace detail
+constexpr ParamTable<DriverParams> kDriverParamTable = {
+    "driver", "", detail::kDriverRows, sizeof(detail::kDriverRows) / sizeof(detail::kDriverRows[0]),
+    detail::kDriverProfiles, kDriverProfileCount};
+
+constexpr DriverParams DriverParams::Of(CcKind cc, uint32_t line_rate_mbps) {
+  DriverParams d{};
+  LoadProfile(kDriverParamTable, kDefault, &d);
+  d.cc = cc;
+  d.line_rate_mbps = line_rate_mbps;
+  return d;
+}
+
+constexpr Status DriverParams::Validate() const {
+  if (static_cast<uint32_t>(cc) >= kCcKindCount) return Status::Error(StatusCode::kOutOfRange, "cc");
+  return CheckRanges(kDriverParamTable, *this);
+}
+
 // Everything a driver needs to know, compiled once and shared by all flows.
 struct DriverConfig {
   CcKind cc;
-  uint32_t line_rate_kbps;  // the rate of a flow without CC
+  uint32_t line_rate_kbps;  // DriverParams::line_rate_mbps: the rate of a flow without CC
   dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
   hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
   spray::Config spray;      // path selection for every flow
-  spray::EcnRule ecn_rule;  // NSCC rule: ECN with low delay changes path
+  ecn_path::Rule ecn_rule;  // NSCC rule: ECN with low delay changes path
 };
 
 // Compiles the parts of a DriverConfig from their Params. Fields that the
 // chosen CC does not use are still validated, so a config is complete. The
 // first bad field is named in the status.
-inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
+inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
                                const hpcc::Params& hpcc_params,
-                               const spray::Params& spray_params, const spray::EcnRule& rule,
+                               const spray::Params& spray_params, const ecn_path::Rule& rule,
                                DriverConfig* out) {
-  if (static_cast<uint32_t>(cc) >= kCcKindCount)
-    return Status::Error(StatusCode::kOutOfRange, "cc");
-  Status st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
+  Status st = driver.Validate();
+  if (!st.ok()) return st;
+  st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
   if (!st.ok()) return st;
   st = hpcc::Compile(hpcc_params, &out->hpcc);
   if (!st.ok()) return st;
@@ -82,221 +136,505 @@ inline Status InitDriverConfig(CcKind cc, const dcqcn::Params& dcqcn_params,
   if (!st.ok()) return st;
   st = rule.Validate();
   if (!st.ok()) return st;
-  out->cc = cc;
-  out->line_rate_kbps = dcqcn_params.line_rate_mbps * kKbpsPerMbps;
+  out->cc = driver.cc;
+  out->line_rate_kbps = driver.line_rate_mbps * kKbpsPerMbps;  // <= 1.6e9: fits
   out->ecn_rule = rule;
   return Status::Ok();
 }
 
-// One flow's slot: sender CC state, spray state, receiver NP state.
-struct FlowSlot {
-  union Cc {
-    dcqcn::RpState dcqcn;
-    hpcc::State hpcc;
-  } cc;
-  spray::SprayState spray;
-  dcqcn::NpState np;
-  uint32_t key;          // the backend's own flow key (QP number, flow id)
-  uint32_t last_rtt_ns;  // newest RTT sample (ECN rule)
-  uint16_t last_ev;      // port of the last packet sent
-  uint8_t in_use;
-  uint8_t reserved;
+// ---------------------------------------------------------------------------
+// Per-flow state: a sender slot composed from the algorithms a user
+// configures, and a receiver slot. Each is a plain struct with its size
+// asserted; a driver keeps one table of each.
+// ---------------------------------------------------------------------------
+
+// The CC state of a sender that runs no congestion control (cc = none):
+// never read or written (the C ABI gives it no bytes at all).
+struct NoCcState {
+  uint8_t unused;
 };
+
+// Any CC's state, for a slot whose CC is chosen at run time (DriverConfig::cc).
+union AnyCcState {
+  NoCcState none;
+  dcqcn::RpState dcqcn;
+  hpcc::State hpcc;
+};
+
+// What a sender slot's CC state can do: one specialisation per state type.
+// Serves(cc): whether the state can run that CC. kReactsToMarks: the CC
+// reacts to congestion marks (CNPs), so the slot keeps the ECN path rule's
+// state (ecn_path.h) to decide between a path change and the CC's cut.
+template <class C>
+struct CcOps;
+
+template <>
+struct CcOps<NoCcState> {
+  static constexpr bool kReactsToMarks = false;
+  static constexpr bool Serves(CcKind k) { return k == CcKind::kNone; }
+  static void Init(const DriverConfig&, NoCcState*, uint32_t) {}  // no state to touch
+  static Action OnTx(const DriverConfig&, NoCcState*, uint32_t, TimeNs) { return Action::None(); }
+  static Status OnAck(const DriverConfig&, NoCcState*, const Event&, TimeNs, Action*) {
+    return Status::Ok();
+  }
+  static bool TakesCnp(const DriverConfig&) { return false; }
+  static Action OnCnp(const DriverConfig&, NoCcState*, TimeNs) { return Action::None(); }
+  static Action OnTimer(const DriverConfig&, NoCcState*, TimeNs) { return Action::None(); }
+  static uint32_t RateKbps(const DriverConfig& cfg, const NoCcState&) { return cfg.line_rate_kbps; }
+  static uint32_t WindowBytes(const DriverConfig&, const NoCcState&) { return 0; }
+};
+
+template <>
+struct CcOps<dcqcn::RpState> {
+  static constexpr bool kReactsToMarks = true;
+  static constexpr bool Serves(CcKind k) { return k == CcKind::kDcqcn; }
+  static void Init(const DriverConfig& cfg, dcqcn::RpState* s, uint32_t) { dcqcn::RpInit(cfg.dcqcn, s); }
+  static Action OnTx(const DriverConfig& cfg, dcqcn::RpState* s, uint32_t bytes, TimeNs now_ns) {
+    return dcqcn::RpOnTxBytes(cfg.dcqcn, s, bytes, now_ns);
+  }
+  static Status OnAck(const DriverConfig&, dcqcn::RpState*, const Event&, TimeNs, Action*) {
+    return Status::Ok();
+  }
+  static bool TakesCnp(const DriverConfig&) { return true; }
+  static Action OnCnp(const DriverConfig& cfg, dcqcn::RpState* s, TimeNs now_ns) {
+    return dcqcn::RpOnCnp(cfg.dcqcn, s, now_ns);
+  }
+  static Action OnTimer(const DriverConfig& cfg, dcqcn::RpState* s, TimeNs now_ns) {
+    return dcqcn::RpOnTimer(cfg.dcqcn, s, now_ns);
+  }
+  static uint32_t RateKbps(const DriverConfig& cfg, const dcqcn::RpState& s) {
+    return dcqcn::RpRateKbps(cfg.dcqcn, s);
+  }
+  static uint32_t WindowBytes(const DriverConfig&, const dcqcn::RpState&) { return 0; }
+};
+
+template <>
+struct CcOps<hpcc::State> {
+  static constexpr bool kReactsToMarks = false;
+  static constexpr bool Serves(CcKind k) { return k == CcKind::kHpcc || k == CcKind::kHpccPint; }
+  static void Init(const DriverConfig& cfg, hpcc::State* s, uint32_t start_seq) {
+    hpcc::Init(cfg.hpcc, s, start_seq);
+  }
+  static Action OnTx(const DriverConfig&, hpcc::State*, uint32_t, TimeNs) { return Action::None(); }
+  // The INT stack arrives decoded (event.h): no decode here.
+  static Status OnAck(const DriverConfig& cfg, hpcc::State* s, const Event& e, TimeNs now_ns, Action* a) {
+    if (cfg.cc == CcKind::kHpcc && e.int_stack != nullptr) {
+      *a = hpcc::OnAck(cfg.hpcc, s, e.seq, e.snd_nxt, *e.int_stack, now_ns);
+    } else if (cfg.cc == CcKind::kHpccPint && e.has_pint) {
+      *a = hpcc::OnPintAck(cfg.hpcc, s, e.seq, e.snd_nxt, e.pint_code, now_ns);
+    }
+    return Status::Ok();
+  }
+  static bool TakesCnp(const DriverConfig&) { return false; }
+  static Action OnCnp(const DriverConfig&, hpcc::State*, TimeNs) { return Action::None(); }
+  static Action OnTimer(const DriverConfig&, hpcc::State*, TimeNs) { return Action::None(); }
+  static uint32_t RateKbps(const DriverConfig& cfg, const hpcc::State& s) {
+    return hpcc::RateKbps(cfg.hpcc, s);
+  }
+  static uint32_t WindowBytes(const DriverConfig&, const hpcc::State& s) { return hpcc::WindowBytes(s); }
+};
+
+// Run-time choice: switches on cfg.cc. Also the C ABI's view of a CC area
+// sized for the configured CC only (ports/firmware): a member is touched
+// only when cfg.cc selects it.
+template <>
+struct CcOps<AnyCcState> {
+  static constexpr bool kReactsToMarks = true;
+  static constexpr bool Serves(CcKind) { return true; }
+  static void Init(const DriverConfig& cfg, AnyCcState* s, uint32_t start_seq) {
+    switch (cfg.cc) {
+      case CcKind::kDcqcn: CcOps<dcqcn::RpState>::Init(cfg, &s->dcqcn, start_seq); return;
+      case CcKind::kHpcc:
+      case CcKind::kHpccPint: CcOps<hpcc::State>::Init(cfg, &s->hpcc, start_seq); return;
+      case CcKind::kNone: CcOps<NoCcState>::Init(cfg, &s->none, start_seq); return;
+    }
+  }
+  static Action OnTx(const DriverConfig& cfg, AnyCcState* s, uint32_t bytes, TimeNs now_ns) {
+    if (cfg.cc == CcKind::kDcqcn) return CcOps<dcqcn::RpState>::OnTx(cfg, &s->dcqcn, bytes, now_ns);
+    return Action::None();
+  }
+  static Status OnAck(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns, Action* a) {
+    if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint)
+      return CcOps<hpcc::State>::OnAck(cfg, &s->hpcc, e, now_ns, a);
+    return Status::Ok();
+  }
+  static bool TakesCnp(const DriverConfig& cfg) { return cfg.cc == CcKind::kDcqcn; }
+  static Action OnCnp(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
+    return cfg.cc == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnCnp(cfg, &s->dcqcn, now_ns) : Action::None();
+  }
+  static Action OnTimer(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
+    return cfg.cc == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnTimer(cfg, &s->dcqcn, now_ns) : Action::None();
+  }
+  static uint32_t RateKbps(const DriverConfig& cfg, const AnyCcState& s) {
+    switch (cfg.cc) {
+      case CcKind::kDcqcn: return CcOps<dcqcn::RpState>::RateKbps(cfg, s.dcqcn);
+      case CcKind::kHpcc:
+      case CcKind::kHpccPint: return CcOps<hpcc::State>::RateKbps(cfg, s.hpcc);
+      case CcKind::kNone: break;
+    }
+    return CcOps<NoCcState>::RateKbps(cfg, s.none);
+  }
+  static uint32_t WindowBytes(const DriverConfig& cfg, const AnyCcState& s) {
+    if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint) return hpcc::WindowBytes(s.hpcc);
+    return 0;
+  }
+};
+
+// Pointers to the parts of one sender's state, wherever they live: a
+// SenderSlot's members, or the C ABI's areas inside an opaque context.
+// `path` is null when the slot keeps no ECN path state (its CC takes no
+// marks).
+template <class Cc, class Spray>
+struct SenderRef {
+  Cc* cc;
+  Spray* spray;
+  ecn_path::State* path;
+};
+
+// A sender slot: the CC's state, the spray policy's state, the ECN path
+// rule's state when the CC takes marks, and the backend's key.
+//   SenderSlot<dcqcn::RpState, spray::EcmpState>   48 B
+//   SenderSlot<hpcc::State, spray::RepsState>      96 B
+//   SenderSlot<AnyCcState, spray::SprayState>      any CC, any policy
+template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
+struct SenderSlot {
+  using CcState = Cc;
+  using SprayStateT = Spray;
+  Cc cc;
+  Spray spray;
+  ecn_path::State path;
+  uint32_t key;  // the backend's own flow key (QP number, flow id)
+  SenderRef<Cc, Spray> Ref() { return SenderRef<Cc, Spray>{&cc, &spray, &path}; }
+};
+
+template <class Cc, class Spray>
+struct SenderSlot<Cc, Spray, false> {
+  using CcState = Cc;
+  using SprayStateT = Spray;
+  Cc cc;
+  Spray spray;
+  uint32_t key;
+  SenderRef<Cc, Spray> Ref() { return SenderRef<Cc, Spray>{&cc, &spray, nullptr}; }
+};
+
+// Any CC, any policy: what a backend that picks both at run time keeps.
+using AnySenderSlot = SenderSlot<AnyCcState, spray::SprayState>;
+
+// Budgets (static_asserts; bench/footprint prints every composition).
+static_assert(sizeof(SenderSlot<dcqcn::RpState, spray::EcmpState>) <= 48,
+              "DCQCN + ECMP sender: <= 48 B (the vendor kit's per-flow area)");
+static_assert(sizeof(SenderSlot<hpcc::State, spray::RepsState>) <= 112, "HPCC + REPS sender: <= 112 B");
+// Every composition without DLB fits 112 B (the largest is HPCC + bitmap);
+// with DLB's 16 EWMAs, 128 B.
+template <class Cc>
+constexpr bool SenderFitsBudget() {
+  return sizeof(SenderSlot<Cc, spray::EcmpState>) <= 112 && sizeof(SenderSlot<Cc, spray::OpsState>) <= 112 &&
+         sizeof(SenderSlot<Cc, spray::BitmapState>) <= 112 &&
+         sizeof(SenderSlot<Cc, spray::RepsState>) <= 112 && sizeof(SenderSlot<Cc, spray::PlbState>) <= 112 &&
+         sizeof(SenderSlot<Cc, spray::DlbState>) <= 128;
+}
+static_assert(SenderFitsBudget<NoCcState>() && SenderFitsBudget<dcqcn::RpState>() &&
+                  SenderFitsBudget<hpcc::State>(),
+              "senders: <= 112 B without DLB, <= 128 B with");
+static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sender: <= 16 B");
+static_assert(sizeof(AnySenderSlot) <= 136, "any-CC, any-policy sender: <= 136 B");
+
+// A receiver slot: DCQCN's notification point (CNP pacing) and the key.
+struct ReceiverSlot {
+  dcqcn::NpState np;
+  uint32_t key;  // the backend's own flow key
+};
+static_assert(sizeof(ReceiverSlot) <= 16, "receiver slot: <= 16 B");
+
+// Whether a slot's state types can run a config (its CC and its policy);
+// kUnsupported names "cc" or "policy" otherwise.
+template <class Cc, class Spray>
+constexpr Status SenderFits(const DriverConfig& cfg) {
+  if (!CcOps<Cc>::Serves(cfg.cc)) return Status::Error(StatusCode::kUnsupported, "cc");
+  if (!spray::PolicyOf<Spray>::Serves(cfg.spray.policy))
+    return Status::Error(StatusCode::kUnsupported, "policy");
+  return Status::Ok();
+}
 
 // ---------------------------------------------------------------------------
 // One flow, without a table: what Driver does per slot. The firmware C API
 // (ports/firmware) calls these on flow contexts its caller owns.
 // ---------------------------------------------------------------------------
 
-// Puts a slot in the state of a new flow.
-inline void SlotInit(const DriverConfig& cfg, FlowSlot* s, uint32_t key, uint32_t seed,
-                     uint32_t start_seq) {
-  *s = FlowSlot{};
-  s->key = key;
-  s->in_use = 1;
-  switch (cfg.cc) {
-    case CcKind::kDcqcn: dcqcn::RpInit(cfg.dcqcn, &s->cc.dcqcn); break;
-    case CcKind::kHpcc:
-    case CcKind::kHpccPint: hpcc::Init(cfg.hpcc, &s->cc.hpcc, start_seq); break;
-    case CcKind::kNone: break;
-  }
-  spray::Init(cfg.spray, &s->spray, seed);
-  dcqcn::NpInit(&s->np);
+// Puts a sender in the state of a new flow. `seed` seeds its spray PRNG;
+// `start_seq` is its first sequence number (HPCC's first update point).
+template <class Cc, class Spray>
+inline void SenderInit(const DriverConfig& cfg, SenderRef<Cc, Spray> s, uint32_t seed, uint32_t start_seq) {
+  CcOps<Cc>::Init(cfg, s.cc, start_seq);
+  spray::Init(cfg.spray, s.spray, seed);
+  if (s.path != nullptr) ecn_path::Init(s.path);
 }
 
 // The UDP source port for the flow's next packet.
-inline uint16_t SlotSelectEv(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
-  s->last_ev = spray::Select(cfg.spray, &s->spray, now_ns).ev;
-  return s->last_ev;
+template <class Cc, class Spray>
+inline uint16_t SenderSelectEv(const DriverConfig& cfg, SenderRef<Cc, Spray> s, TimeNs now_ns) {
+  const uint16_t ev = spray::Select(cfg.spray, s.spray, now_ns).ev;
+  if (s.path != nullptr) ecn_path::OnSend(s.path, ev);
+  return ev;
 }
 
-inline uint32_t SlotRateKbps(const DriverConfig& cfg, const FlowSlot& s) {
-  switch (cfg.cc) {
-    case CcKind::kDcqcn: return dcqcn::RpRateKbps(cfg.dcqcn, s.cc.dcqcn);
-    case CcKind::kHpcc:
-    case CcKind::kHpccPint: return hpcc::RateKbps(cfg.hpcc, s.cc.hpcc);
-    case CcKind::kNone: break;
-  }
-  return cfg.line_rate_kbps;
+template <class Cc, class Spray>
+inline uint32_t SenderRateKbps(const DriverConfig& cfg, SenderRef<Cc, Spray> s) {
+  return CcOps<Cc>::RateKbps(cfg, *s.cc);
 }
 
 // 0 = no window (rate-based CC or none).
-inline uint32_t SlotWindowBytes(const DriverConfig& cfg, const FlowSlot& s) {
-  if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint) return hpcc::WindowBytes(s.cc.hpcc);
-  return 0;
+template <class Cc, class Spray>
+inline uint32_t SenderWindowBytes(const DriverConfig& cfg, SenderRef<Cc, Spray> s) {
+  return CcOps<Cc>::WindowBytes(cfg, *s.cc);
 }
 
-namespace detail {
-
-inline Status OnAck(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs now_ns, Action* a) {
-  if (cfg.cc == CcKind::kHpcc && e.int_stack != nullptr) {
-    IntStack stack;
-    const Status st = DecodeIntStack(e.int_stack, e.int_len, &stack);
-    if (!st.ok()) return st;  // malformed INT: nothing changes
-    *a = hpcc::OnAck(cfg.hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, stack, now_ns);
-  } else if (cfg.cc == CcKind::kHpccPint && e.has_pint) {
-    *a = hpcc::OnPintAck(cfg.hpcc, &s->cc.hpcc, e.seq, e.snd_nxt, e.pint_code, now_ns);
-  }
-  if (e.rtt_ns != 0) s->last_rtt_ns = e.rtt_ns;
-  if (e.ev != 0) {
-    const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
-    spray::OnFeedback(cfg.spray, &s->spray, e.ev, kind, e.rtt_ns, now_ns);
-  }
-  return Status::Ok();
-}
-
-// DCQCN's CNP, through the NSCC rule: with the rule on and the newest RTT
-// showing little queueing, the mark is blamed on the path of the last packet
-// (the spray policy moves away from it) and the rate is kept.
-inline Action OnCnp(const DriverConfig& cfg, FlowSlot* s, TimeNs now_ns) {
-  if (cfg.cc != CcKind::kDcqcn) return Action::None();
-  const spray::EcnResponse r = spray::ClassifyEcn(cfg.ecn_rule, true, s->last_rtt_ns);
-  if (r == spray::EcnResponse::kChangePath && s->last_ev != 0) {
-    spray::OnFeedback(cfg.spray, &s->spray, s->last_ev, spray::Feedback::kEcn, 0, now_ns);
-    return Action::None();
-  }
-  return dcqcn::RpOnCnp(cfg.dcqcn, &s->cc.dcqcn, now_ns);
-}
-
-}  // namespace detail
-
-// Dispatches one event of one flow; *out receives the action (flags 0 when
-// nothing is asked). Returns the INT decoder's status for a malformed INT
-// stack, the flow's state then unchanged.
-inline Status SlotDispatch(const DriverConfig& cfg, FlowSlot* s, const Event& e, TimeNs now_ns,
-                           Action* out) {
+// Dispatches one sender event; *out receives the action (flags 0 when
+// nothing is asked). Returns kUnsupported for kRxData (a receiver's event:
+// ReceiverDispatch). A CC's OnAck may return an error status, the flow's
+// state then unchanged (none does today: INT arrives decoded).
+template <class Cc, class Spray>
+inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, const Event& e, TimeNs now_ns,
+                             Action* out) {
   Action a = Action::None();
   Status st = Status::Ok();
   switch (e.kind) {
     case EventKind::kTxDone:
-      if (cfg.cc == CcKind::kDcqcn) a = dcqcn::RpOnTxBytes(cfg.dcqcn, &s->cc.dcqcn, e.bytes, now_ns);
+      a = CcOps<Cc>::OnTx(cfg, s.cc, e.bytes, now_ns);
       break;
     case EventKind::kAck:
-      st = detail::OnAck(cfg, s, e, now_ns, &a);
+      st = CcOps<Cc>::OnAck(cfg, s.cc, e, now_ns, &a);
+      if (!st.ok()) break;
+      if (s.path != nullptr) ecn_path::OnRtt(s.path, e.rtt_ns);
+      if (e.ev != 0) {
+        const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
+        spray::OnFeedback(cfg.spray, s.spray, e.ev, kind, e.rtt_ns, now_ns);
+      }
       break;
     case EventKind::kNack:
-      if (e.ev != 0) spray::OnFeedback(cfg.spray, &s->spray, e.ev, spray::Feedback::kNack, 0, now_ns);
+      if (e.ev != 0) spray::OnFeedback(cfg.spray, s.spray, e.ev, spray::Feedback::kNack, 0, now_ns);
       break;
     case EventKind::kTimeout:
-      if (e.ev != 0) spray::OnFeedback(cfg.spray, &s->spray, e.ev, spray::Feedback::kTimeout, 0, now_ns);
+      if (e.ev != 0) spray::OnFeedback(cfg.spray, s.spray, e.ev, spray::Feedback::kTimeout, 0, now_ns);
       break;
     case EventKind::kCnp:
-      a = detail::OnCnp(cfg, s, now_ns);
+      // The ECN path rule (ecn_path.h) decides; the driver applies it: spray
+      // feedback kEcn on the blamed port, or the CC's reaction.
+      if (!CcOps<Cc>::TakesCnp(cfg)) break;
+      if (s.path != nullptr) {
+        const ecn_path::Decision d = ecn_path::OnMark(cfg.ecn_rule, *s.path);
+        if (d.verdict == ecn_path::Verdict::kChangePath) {
+          spray::OnFeedback(cfg.spray, s.spray, d.ev, spray::Feedback::kEcn, 0, now_ns);
+          break;
+        }
+      }
+      a = CcOps<Cc>::OnCnp(cfg, s.cc, now_ns);
       break;
     case EventKind::kTimer:
-      if (cfg.cc == CcKind::kDcqcn) a = dcqcn::RpOnTimer(cfg.dcqcn, &s->cc.dcqcn, now_ns);
+      a = CcOps<Cc>::OnTimer(cfg, s.cc, now_ns);
       break;
     case EventKind::kRxData:
-      a = dcqcn::NpOnPacket(cfg.dcqcn, &s->np, e.ecn != 0, now_ns);
+      st = Status::Error(StatusCode::kUnsupported, "event");
       break;
   }
   *out = a;
   return st;
 }
 
-template <class Backend, uint32_t kCapacity>
-class Driver {
-  static_assert(kCapacity >= 1 && kCapacity < kNoFlow, "capacity must fit a FlowId");
+inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key) {
+  (void)cfg;
+  *r = ReceiverSlot{};
+  dcqcn::NpInit(&r->np);
+  r->key = key;
+}
+
+// Dispatches one receiver event (kRxData: DCQCN's CNP pacing, whatever the
+// sender's CC); kUnsupported for a sender's event.
+inline Status ReceiverDispatch(const DriverConfig& cfg, ReceiverSlot* r, const Event& e, TimeNs now_ns,
+                               Action* out) {
+  if (e.kind != EventKind::kRxData) {
+    *out = Action::None();
+    return Status::Error(StatusCode::kUnsupported, "event");
+  }
+  *out = dcqcn::NpOnPacket(cfg.dcqcn, &r->np, e.ecn != 0, now_ns);
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------
+// Tables.
+// ---------------------------------------------------------------------------
+
+// A fixed table of slots with a free list and an in-use bit per slot.
+// Capacity 0 is allowed (a driver without receivers): every Take() is then
+// refused. Refusals are counted, never silent.
+template <class Slot, uint32_t kCapacity>
+class SlotTable {
+  static_assert(kCapacity < kNoFlow, "capacity must fit a FlowId");
+  static constexpr uint32_t kStore = kCapacity == 0 ? 1u : kCapacity;
+  static constexpr uint32_t kWords = (kStore + 31u) / 32u;
 
  public:
-  static constexpr uint32_t kFlowCapacity = kCapacity;
-
-  // Binds the driver to a compiled config and a backend; empties the table.
-  // Both must outlive the driver.
-  void Init(const DriverConfig* cfg, Backend* backend) {
-    cfg_ = cfg;
-    backend_ = backend;
-    for (uint32_t i = 0; i < kCapacity; ++i) {
-      slots_[i].in_use = 0;
-      free_[i] = static_cast<FlowId>(kCapacity - 1 - i);
-    }
+  void Clear() {
+    for (uint32_t i = 0; i < kWords; ++i) used_[i] = 0;
+    for (uint32_t i = 0; i < kCapacity; ++i) free_[i] = static_cast<FlowId>(kCapacity - 1 - i);
     free_top_ = kCapacity;
+    refused_ = 0;
   }
-
-  // Takes a slot for a new flow. `seed` seeds its spray PRNG; `start_seq`
-  // is the flow's first sequence number (HPCC's first update point).
-  Status Open(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq = 0) {
-    if (free_top_ == 0) return Status::Error(StatusCode::kFull, "flow table");
+  Status Take(uint32_t key, FlowId* out) {
+    if (free_top_ == 0) {
+      if (refused_ != 0xFFFFFFFFu) ++refused_;
+      return Status::Error(StatusCode::kFull, "flow table");
+    }
     const FlowId id = free_[--free_top_];
-    SlotInit(*cfg_, &slots_[id], key, seed, start_seq);
+    used_[id >> 5] |= 1u << (id & 31u);
+    slots_[id].key = key;
     *out = id;
     return Status::Ok();
   }
-
-  Status Close(FlowId id) {
+  Status Give(FlowId id) {
     if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
-    slots_[id].in_use = 0;
+    used_[id >> 5] &= ~(1u << (id & 31u));
     free_[free_top_++] = id;
     return Status::Ok();
   }
-
-  // Slow path: finds an open flow by the backend's key (scans the table).
+  // Slow path: scans the table. Loop bound: kCapacity.
   Status Find(uint32_t key, FlowId* out) const {
     for (uint32_t i = 0; i < kCapacity; ++i) {
-      if (slots_[i].in_use && slots_[i].key == key) {
+      if (Valid(static_cast<FlowId>(i)) && slots_[i].key == key) {
         *out = static_cast<FlowId>(i);
         return Status::Ok();
       }
     }
     return Status::Error(StatusCode::kNotFound, "flow key");
   }
+  bool Valid(FlowId id) const { return id < kCapacity && ((used_[id >> 5] >> (id & 31u)) & 1u) != 0; }
+  uint32_t size() const { return kCapacity - free_top_; }
+  uint32_t refused() const { return refused_; }
+  Slot& operator[](FlowId id) { return slots_[id]; }
+  const Slot& operator[](FlowId id) const { return slots_[id]; }
 
-  // The UDP source port for the flow's next packet (the spray policy's
-  // choice). Returns 0 for an unknown flow.
-  uint16_t SelectEv(FlowId id, TimeNs now_ns) {
-    return Valid(id) ? SlotSelectEv(*cfg_, &slots_[id], now_ns) : 0;
+ private:
+  uint32_t free_top_ = 0;  // free_[0 .. free_top_) are the free slots
+  uint32_t refused_ = 0;   // Take() calls refused for a full table (saturates)
+  uint32_t used_[kWords];
+  FlowId free_[kStore];
+  Slot slots_[kStore];
+};
+
+// The driver: a sender table of TxSlot (a SenderSlot<Cc, Spray>) with
+// kTxCapacity entries, a receiver table of ReceiverSlot with kRxCapacity.
+// Sender and receiver flows have their own FlowId spaces; the backend gets
+// Apply(flow, action) for a sender's actions and ApplyRx(flow, action) for a
+// receiver's (backend.h).
+template <class Backend, class TxSlot, uint32_t kTxCapacity, uint32_t kRxCapacity>
+class Driver {
+  using Cc = typename TxSlot::CcState;
+  using Spray = typename TxSlot::SprayStateT;
+
+ public:
+  static constexpr uint32_t kTxFlowCapacity = kTxCapacity;
+  static constexpr uint32_t kRxFlowCapacity = kRxCapacity;
+
+  // Binds the driver to a compiled config and a backend; empties both
+  // tables. Both must outlive the driver. kUnsupported ("cc" / "policy")
+  // when TxSlot's state types cannot run the config; the driver then stays
+  // unbound and opens nothing.
+  Status Init(const DriverConfig* cfg, Backend* backend) {
+    tx_.Clear();
+    rx_.Clear();
+    cfg_ = nullptr;
+    const Status st = SenderFits<Cc, Spray>(*cfg);
+    if (!st.ok()) return st;
+    cfg_ = cfg;
+    backend_ = backend;
+    return Status::Ok();
   }
 
-  // Dispatches one event. The resulting action, if it asks for anything, is
-  // handed to the backend before this returns. Returns kNotFound for an
-  // unknown flow and the INT decoder's status for a malformed INT stack (the
-  // flow's state is then unchanged).
+  // Takes a sender slot. `seed` seeds its spray PRNG; `start_seq` is the
+  // flow's first sequence number (HPCC's first update point). kFull (and
+  // counted in tx_full()) when the table is full.
+  Status OpenTx(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq = 0) {
+    if (cfg_ == nullptr) return Status::Error(StatusCode::kUnsupported, "driver");
+    FlowId id;
+    const Status st = tx_.Take(key, &id);
+    if (!st.ok()) return st;
+    SenderInit(*cfg_, tx_[id].Ref(), seed, start_seq);
+    *out = id;
+    return Status::Ok();
+  }
+
+  // Takes a receiver slot; kFull (counted in rx_full()) when full.
+  Status OpenRx(uint32_t key, FlowId* out) {
+    if (cfg_ == nullptr) return Status::Error(StatusCode::kUnsupported, "driver");
+    FlowId id;
+    const Status st = rx_.Take(key, &id);
+    if (!st.ok()) return st;
+    ReceiverInit(*cfg_, &rx_[id], key);
+    *out = id;
+    return Status::Ok();
+  }
+
+  Status CloseTx(FlowId id) { return tx_.Give(id); }
+  Status CloseRx(FlowId id) { return rx_.Give(id); }
+
+  // Slow path: finds an open flow by the backend's key (scans the table).
+  Status FindTx(uint32_t key, FlowId* out) const { return tx_.Find(key, out); }
+  Status FindRx(uint32_t key, FlowId* out) const { return rx_.Find(key, out); }
+
+  // The UDP source port for the sender's next packet (the spray policy's
+  // choice). Returns 0 for an unknown flow.
+  uint16_t SelectEv(FlowId id, TimeNs now_ns) {
+    return TxValid(id) ? SenderSelectEv(*cfg_, tx_[id].Ref(), now_ns) : 0;
+  }
+
+  // Dispatches one sender event. The resulting action, if it asks for
+  // anything, goes to backend->Apply() before this returns. kNotFound for an
+  // unknown flow, kUnsupported for kRxData (DeliverRx). INT arrives decoded
+  // (event.h): the backend drops a malformed stack before it gets here.
   Status Deliver(FlowId id, const Event& e, TimeNs now_ns) {
-    if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
+    if (!TxValid(id)) return Status::Error(StatusCode::kNotFound, "flow");
     Action a;
-    const Status st = SlotDispatch(*cfg_, &slots_[id], e, now_ns, &a);
+    const Status st = SenderDispatch(*cfg_, tx_[id].Ref(), e, now_ns, &a);
     if (a.flags != 0) backend_->Apply(id, a);
     return st;
   }
 
-  // The rate the flow should be paced at now (kb/s); 0 for an unknown flow.
-  uint32_t RateKbps(FlowId id) const { return Valid(id) ? SlotRateKbps(*cfg_, slots_[id]) : 0; }
+  // Dispatches one receiver event (kRxData); the action (a CNP to send) goes
+  // to backend->ApplyRx().
+  Status DeliverRx(FlowId id, const Event& e, TimeNs now_ns) {
+    if (!RxValid(id)) return Status::Error(StatusCode::kNotFound, "flow");
+    Action a;
+    const Status st = ReceiverDispatch(*cfg_, &rx_[id], e, now_ns, &a);
+    if (a.flags != 0) backend_->ApplyRx(id, a);
+    return st;
+  }
 
-  // The flow's window in bytes; 0 = no window (rate-based CC or none).
-  uint32_t WindowBytes(FlowId id) const { return Valid(id) ? SlotWindowBytes(*cfg_, slots_[id]) : 0; }
+  // The rate the sender should be paced at now (kb/s); 0 for an unknown flow.
+  uint32_t RateKbps(FlowId id) const {
+    return TxValid(id) ? CcOps<Cc>::RateKbps(*cfg_, tx_[id].cc) : 0;
+  }
 
-  // Open flows.
-  uint32_t size() const { return kCapacity - free_top_; }
-  bool Valid(FlowId id) const { return id < kCapacity && slots_[id].in_use; }
-  const FlowSlot& slot(FlowId id) const { return slots_[id]; }
+  // The sender's window in bytes; 0 = no window (rate-based CC or none).
+  uint32_t WindowBytes(FlowId id) const {
+    return TxValid(id) ? CcOps<Cc>::WindowBytes(*cfg_, tx_[id].cc) : 0;
+  }
+
+  // Open flows, and Open*() calls refused for a full table since Init().
+  uint32_t tx_size() const { return tx_.size(); }
+  uint32_t rx_size() const { return rx_.size(); }
+  uint32_t tx_full() const { return tx_.refused(); }
+  uint32_t rx_full() const { return rx_.refused(); }
+  bool TxValid(FlowId id) const { return cfg_ != nullptr && tx_.Valid(id); }
+  bool RxValid(FlowId id) const { return cfg_ != nullptr && rx_.Valid(id); }
+  const TxSlot& tx_slot(FlowId id) const { return tx_[id]; }
+  const ReceiverSlot& rx_slot(FlowId id) const { return rx_[id]; }
   const DriverConfig& config() const { return *cfg_; }
 
  private:
   const DriverConfig* cfg_ = nullptr;
   Backend* backend_ = nullptr;
-  uint32_t free_top_ = 0;  // free_[0 .. free_top_) are the free slots
-  FlowId free_[kCapacity];
-  FlowSlot slots_[kCapacity];
+  SlotTable<TxSlot, kTxCapacity> tx_;
+  SlotTable<ReceiverSlot, kRxCapacity> rx_;
 };
 
 }  // namespace hal

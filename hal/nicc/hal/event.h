@@ -5,15 +5,22 @@
 // current NIC time. One record type for every kind keeps the dispatch a
 // single switch; fields a kind does not use are ignored (leave them 0).
 //
+//   nicc::IntStack stack;                         // HPCC: decoded once, where
+//   if (!nicc::DecodeIntStack(buf, len, &stack).ok()) drop;  // the packet arrives
 //   nicc::hal::Event e = nicc::hal::Event::Ack(/*seq=*/4096, snd_nxt, /*ecn=*/false, ev);
-//   e.int_stack = buf; e.int_len = len;          // HPCC: the INT stack
+//   e.int_stack = &stack;
 //   driver.Deliver(flow, e, now_ns);
+//
+// INT arrives decoded: the backend runs the engine's codec (int_codec.h) on
+// the wire bytes where the packet arrives, drops (and counts) a malformed
+// stack, and hands the engine the decoded IntStack; no layer decodes again.
 //
 // Units: bytes, ns (32-bit NIC clock, see common.h), UDP source ports.
 #ifndef NICC_HAL_EVENT_H_
 #define NICC_HAL_EVENT_H_
 
 #include "nicc/common.h"
+#include "nicc/int_codec.h"
 
 namespace nicc {
 namespace hal {
@@ -30,36 +37,36 @@ enum class EventKind : uint8_t {
 constexpr uint32_t kEventKindCount = 7;
 
 struct Event {
-  const uint8_t* int_stack;  // kAck (HPCC): INT stack bytes as on the wire, or nullptr
+  const IntStack* int_stack;  // kAck (HPCC): the decoded INT stack, or nullptr (none)
   uint32_t bytes;            // kTxDone: bytes sent; kAck: bytes newly acknowledged
   uint32_t seq;              // kAck: cumulative acknowledged sequence (bytes)
   uint32_t snd_nxt;          // kAck: the next sequence the sender will send
   uint32_t rtt_ns;           // kAck: RTT sample; 0 = none
-  uint16_t int_len;          // kAck: length of int_stack in bytes
   uint16_t ev;               // kAck/kNack/kTimeout: UDP source port the packet used; 0 = unknown
   EventKind kind;
   uint8_t ecn;               // kAck: ECN-echo; kRxData: CE mark
   uint8_t pint_code;         // kAck (HPCC-PINT): utilisation code (int_codec.h)
   uint8_t has_pint;          // kAck: 1 when pint_code is present
+  uint16_t reserved;
 
-  static constexpr Event Of(EventKind k) { return Event{nullptr, 0, 0, 0, 0, 0, 0, k, 0, 0, 0}; }
+  static constexpr Event Of(EventKind k) { return Event{nullptr, 0, 0, 0, 0, 0, k, 0, 0, 0, 0}; }
   static constexpr Event TxDone(uint32_t bytes) {
-    return Event{nullptr, bytes, 0, 0, 0, 0, 0, EventKind::kTxDone, 0, 0, 0};
+    return Event{nullptr, bytes, 0, 0, 0, 0, EventKind::kTxDone, 0, 0, 0, 0};
   }
   // An ACK up to `seq`, sent on port `ev`, with the sender's next sequence.
   static constexpr Event Ack(uint32_t seq, uint32_t snd_nxt, bool ecn, uint16_t ev) {
-    return Event{nullptr, 0, seq, snd_nxt, 0, 0, ev, EventKind::kAck, static_cast<uint8_t>(ecn), 0, 0};
+    return Event{nullptr, 0, seq, snd_nxt, 0, ev, EventKind::kAck, static_cast<uint8_t>(ecn), 0, 0, 0};
   }
   static constexpr Event Nack(uint16_t ev) {
-    return Event{nullptr, 0, 0, 0, 0, 0, ev, EventKind::kNack, 0, 0, 0};
+    return Event{nullptr, 0, 0, 0, 0, ev, EventKind::kNack, 0, 0, 0, 0};
   }
   static constexpr Event Cnp() { return Of(EventKind::kCnp); }
   static constexpr Event Timer() { return Of(EventKind::kTimer); }
   static constexpr Event RxData(bool ce) {
-    return Event{nullptr, 0, 0, 0, 0, 0, 0, EventKind::kRxData, static_cast<uint8_t>(ce), 0, 0};
+    return Event{nullptr, 0, 0, 0, 0, 0, EventKind::kRxData, static_cast<uint8_t>(ce), 0, 0, 0};
   }
   static constexpr Event Timeout(uint16_t ev) {
-    return Event{nullptr, 0, 0, 0, 0, 0, ev, EventKind::kTimeout, 0, 0, 0};
+    return Event{nullptr, 0, 0, 0, 0, ev, EventKind::kTimeout, 0, 0, 0, 0};
   }
 };
 

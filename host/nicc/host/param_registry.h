@@ -25,6 +25,8 @@
 #include <string>
 
 #include "nicc/dcqcn.h"
+#include "nicc/ecn_path.h"
+#include "nicc/hal/driver.h"
 #include "nicc/hpcc.h"
 #include "nicc/params.h"
 #include "nicc/spray.h"
@@ -32,14 +34,16 @@
 namespace nicc {
 namespace host {
 
-// Calls f(table) for every table, in documentation order: DCQCN, HPCC,
-// spray (common, then one group per policy), the ECN path rule.
+// Calls f(table) for every table, in documentation order: the driver
+// (line rate), DCQCN, HPCC, spray (common, then one group per policy), the
+// ECN path rule.
 template <class F>
 void ForEachTable(F&& f) {
+  f(hal::kDriverParamTable);
   f(dcqcn::kParamTable);
   f(hpcc::kParamTable);
   for (const auto& g : spray::kGroupTables) f(g);
-  f(spray::kEcnRuleTable);
+  f(ecn_path::kParamTable);
 }
 
 // "rp_time_reset" -> "RpTimeReset"; "ecn_rule" -> "EcnRule".
@@ -158,6 +162,7 @@ inline std::string ParamsMarkdown() {
     }
   });
   o << "\n## Choices\n\n| selector | value | code | meaning |\n|---|---|---|---|\n";
+  for (const auto& c : hal::kCcKinds) o << "| driver cc | `" << c.name << "` | " << c.code << " | " << c.doc << " |\n";
   for (const auto& c : spray::kPolicies)
     o << "| spray policy | `" << c.name << "` | " << c.code << " | " << c.doc << " |\n";
   o << "\n## Status codes\n\n| name | code | meaning |\n|---|---|---|\n";

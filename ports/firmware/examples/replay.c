@@ -22,6 +22,7 @@ int main(void) {
   nicc_fw_params p;
   nicc_fw_config cfg;
   nicc_fw_flow flow;
+  nicc_fw_rx_flow rx;
   nicc_fw_event ev = {0};
   nicc_fw_action act;
   const char* bad = 0;
@@ -31,12 +32,27 @@ int main(void) {
     printf("configure failed at %s\n", bad ? bad : "?");
     return 1;
   }
+  /* Contexts are sized by the configuration: DCQCN + ECMP needs 48 B of the
+   * NICC_FW_FLOW_BYTES a nicc_fw_flow reserves for any configuration. */
+  printf("sender context %u B (at most %u), receiver context %u B\n", (unsigned)nicc_fw_flow_bytes(&cfg),
+         (unsigned)NICC_FW_FLOW_BYTES, (unsigned)nicc_fw_rx_flow_bytes(&cfg));
+  if (nicc_fw_flow_bytes(&cfg) > 48 || nicc_fw_rx_flow_bytes(&cfg) > NICC_FW_RX_FLOW_BYTES) return 1;
   nicc_fw_flow_init(&cfg, &flow, 7, 7, 0);
   ev.kind = NICC_FW_EV_CNP;
   nicc_fw_on_event(&cfg, &flow, &ev, 1000, &act);
   printf("first CNP: flags 0x%x rate %u kb/s, timer at %u ns\n", act.flags, (unsigned)act.rate_kbps,
          (unsigned)act.timer_ns);
   if (!(act.flags & NICC_FW_ACT_SET_RATE) || act.rate_kbps >= 100000000u) return 1;
+
+  /* The receiver side: a CE-marked packet asks for a CNP; a receiver's
+   * event on a sender context is refused. */
+  nicc_fw_rx_flow_init(&cfg, &rx, 7);
+  ev.kind = NICC_FW_EV_RX_DATA;
+  ev.ecn = 1;
+  if (nicc_fw_on_rx_event(&cfg, &rx, &ev, 2000, &act) != NICC_FW_OK || !(act.flags & NICC_FW_ACT_SEND_CNP))
+    return 1;
+  if (nicc_fw_on_event(&cfg, &flow, &ev, 2000, &act) != NICC_FW_ERR_UNSUPPORTED) return 1;
+  printf("CE-marked packet: send a CNP\n");
 
   /* A bad parameter is named. */
   p.dcqcn.rp_gd = 3;

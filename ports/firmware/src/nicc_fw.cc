@@ -4,15 +4,28 @@
 #include "nicc/fw.h"
 
 #include "nicc/hal/driver.h"
+#include "layout.h"
 
 namespace {
 
 namespace hal = nicc::hal;
+using nicc::fw::Layout;
+using nicc::fw::MakeLayout;
+using nicc::fw::RoundUp;
 
-static_assert(sizeof(hal::DriverConfig) <= NICC_FW_CONFIG_BYTES, "grow NICC_FW_CONFIG_BYTES");
-static_assert(alignof(hal::DriverConfig) <= alignof(nicc_fw_config), "config alignment");
-static_assert(sizeof(hal::FlowSlot) <= NICC_FW_FLOW_BYTES, "grow NICC_FW_FLOW_BYTES");
-static_assert(alignof(hal::FlowSlot) <= alignof(nicc_fw_flow), "flow alignment");
+// The configuration: the driver's, plus where each part of a sender context
+// lives for this configuration (layout.h).
+struct FwConfig {
+  hal::DriverConfig drv;
+  Layout layout;
+};
+using AnyRef = hal::SenderRef<hal::AnyCcState, nicc::spray::SprayState>;
+
+static_assert(sizeof(FwConfig) <= NICC_FW_CONFIG_BYTES, "grow NICC_FW_CONFIG_BYTES");
+static_assert(alignof(FwConfig) <= alignof(nicc_fw_config), "config alignment");
+static_assert(alignof(hal::AnyCcState) <= alignof(nicc_fw_flow), "flow alignment");
+static_assert(sizeof(hal::ReceiverSlot) <= NICC_FW_RX_FLOW_BYTES, "grow NICC_FW_RX_FLOW_BYTES");
+static_assert(alignof(hal::ReceiverSlot) <= alignof(nicc_fw_rx_flow), "rx flow alignment");
 static_assert(sizeof(nicc_fw_action) == sizeof(nicc::Action), "action layout");
 #define NICC_FW_X_(tok, ctok, bit, name, doc) \
   static_assert(NICC_FW_ACT_##ctok == static_cast<int>(nicc::kAct##tok), "action " name);
@@ -30,17 +43,60 @@ static_assert(NICC_FW_EV_TIMEOUT == static_cast<int>(hal::EventKind::kTimeout) &
                   NICC_FW_EV_RX_DATA == static_cast<int>(hal::EventKind::kRxData),
               "event kinds");
 
-hal::DriverConfig* Cfg(nicc_fw_config* c) { return reinterpret_cast<hal::DriverConfig*>(c->opaque); }
-const hal::DriverConfig& Cfg(const nicc_fw_config* c) {
-  return *reinterpret_cast<const hal::DriverConfig*>(c->opaque);
+FwConfig* Fw(nicc_fw_config* c) { return reinterpret_cast<FwConfig*>(c->opaque); }
+const FwConfig& Fw(const nicc_fw_config* c) { return *reinterpret_cast<const FwConfig*>(c->opaque); }
+const hal::DriverConfig& Cfg(const nicc_fw_config* c) { return Fw(c).drv; }
+
+// The parts of a sender context at this configuration's offsets. The CC and
+// spray areas are sized for the configured CC and policy only; the union
+// views touch only the member cfg selects.
+AnyRef Ref(const nicc_fw_config* c, nicc_fw_flow* f) {
+  const Layout& l = Fw(c).layout;
+  unsigned char* base = reinterpret_cast<unsigned char*>(f->opaque);
+  return AnyRef{reinterpret_cast<hal::AnyCcState*>(base),
+                reinterpret_cast<nicc::spray::SprayState*>(base + l.spray_off),
+                l.path_off != 0 ? reinterpret_cast<nicc::ecn_path::State*>(base + l.path_off) : nullptr};
 }
-hal::FlowSlot* Slot(nicc_fw_flow* f) { return reinterpret_cast<hal::FlowSlot*>(f->opaque); }
-const hal::FlowSlot& Slot(const nicc_fw_flow* f) { return *reinterpret_cast<const hal::FlowSlot*>(f->opaque); }
+AnyRef Ref(const nicc_fw_config* c, const nicc_fw_flow* f) { return Ref(c, const_cast<nicc_fw_flow*>(f)); }
+uint32_t* Key(const nicc_fw_config* c, nicc_fw_flow* f) {
+  return reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(f->opaque) + Fw(c).layout.key_off);
+}
+hal::ReceiverSlot* Rx(nicc_fw_rx_flow* f) { return reinterpret_cast<hal::ReceiverSlot*>(f->opaque); }
+
+hal::Event ToEvent(const nicc_fw_event* ev) {
+  hal::Event e = hal::Event::Of(static_cast<hal::EventKind>(ev->kind));
+  e.bytes = ev->bytes;
+  e.seq = ev->seq;
+  e.snd_nxt = ev->snd_nxt;
+  e.rtt_ns = ev->rtt_ns;
+  e.ev = ev->ev;
+  e.ecn = ev->ecn;
+  e.pint_code = ev->pint_code;
+  e.has_pint = ev->has_pint;
+  return e;
+}
+
+nicc_fw_action ToC(const nicc::Action& a) {
+  return nicc_fw_action{a.rate_kbps, a.window_bytes, a.timer_ns, a.ev, a.flags, 0};
+}
 
 // C struct <-> engine Params: both are expanded from the same lists in
 // nicc/param_tables.h, so one macro per direction copies every field; a field
 // added to a list is carried here without an edit.
 #define NICC_FW_TO_CXX_(name, unit, min, max, values, flags, doc) out.name = in.name;
+
+// The CC is range-checked by the caller before this cast.
+hal::DriverParams ToCxx(uint32_t cc, const nicc_fw_driver_params& in) {
+  hal::DriverParams out{};
+  out.cc = static_cast<hal::CcKind>(cc);
+  NICC_DRIVER_PARAMS(NICC_FW_TO_CXX_)
+  return out;
+}
+
+void FromCxx(const hal::DriverParams& in, nicc_fw_driver_params* o) {
+  nicc_fw_driver_params& out = *o;
+  NICC_DRIVER_PARAMS(NICC_FW_TO_CXX_)
+}
 
 nicc::dcqcn::Params ToCxx(const nicc_fw_dcqcn_params& in) {
   nicc::dcqcn::Params out{};
@@ -62,8 +118,8 @@ nicc::spray::Params ToCxx(const nicc_fw_spray_params& in) {
   return out;
 }
 
-nicc::spray::EcnRule ToCxx(const nicc_fw_ecn_rule_params& in) {
-  nicc::spray::EcnRule out{};
+nicc::ecn_path::Rule ToCxx(const nicc_fw_ecn_rule_params& in) {
+  nicc::ecn_path::Rule out{};
   NICC_ECN_RULE_PARAMS(NICC_FW_TO_CXX_)
   return out;
 }
@@ -84,7 +140,7 @@ void FromCxx(const nicc::spray::Params& in, nicc_fw_spray_params* o) {
   NICC_SPRAY_PARAMS(NICC_FW_TO_CXX_)
 }
 
-void FromCxx(const nicc::spray::EcnRule& in, nicc_fw_ecn_rule_params* o) {
+void FromCxx(const nicc::ecn_path::Rule& in, nicc_fw_ecn_rule_params* o) {
   nicc_fw_ecn_rule_params& out = *o;
   NICC_ECN_RULE_PARAMS(NICC_FW_TO_CXX_)
 }
@@ -94,6 +150,7 @@ void FromCxx(const nicc::spray::EcnRule& in, nicc_fw_ecn_rule_params* o) {
 // Every C field is a uint32_t, as every engine field: the structs hold the
 // list's rows and nothing else.
 #define NICC_FW_COUNT_(...) +1u
+static_assert(sizeof(nicc_fw_driver_params) == 4u * (0u NICC_DRIVER_PARAMS(NICC_FW_COUNT_)), "driver");
 static_assert(sizeof(nicc_fw_dcqcn_params) == 4u * (0u NICC_DCQCN_PARAMS(NICC_FW_COUNT_)), "dcqcn");
 static_assert(sizeof(nicc_fw_hpcc_params) == 4u * (0u NICC_HPCC_PARAMS(NICC_FW_COUNT_)), "hpcc");
 static_assert(sizeof(nicc_fw_spray_params) == 4u * (1u NICC_SPRAY_PARAMS(NICC_FW_COUNT_)), "spray");
@@ -105,12 +162,13 @@ extern "C" {
 
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps) {
   p->cc = NICC_FW_CC_DCQCN;
+  FromCxx(hal::DriverParams::Of(hal::CcKind::kDcqcn, line_rate_mbps), &p->driver);
   FromCxx(nicc::dcqcn::Params::Mlx5(line_rate_mbps), &p->dcqcn);
   nicc::hpcc::Params h = nicc::hpcc::Params::HpccPaper();
   h.line_rate_mbps = line_rate_mbps;
   FromCxx(h, &p->hpcc);
   FromCxx(nicc::spray::Params::Defaults(nicc::spray::Policy::kEcmp, 0, 0), &p->spray);
-  FromCxx(nicc::spray::EcnRule::Of(nicc::spray::kEcnOff), &p->ecn_rule);
+  FromCxx(nicc::ecn_path::Rule::Of(nicc::ecn_path::kOff), &p->ecn_rule);
   return NICC_FW_OK;
 }
 
@@ -124,51 +182,82 @@ int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char**
     if (bad_field) *bad_field = bad;
     return NICC_FW_ERR_OUT_OF_RANGE;
   }
+  FwConfig* fw = Fw(cfg);
   const nicc::Status st =
-      hal::InitDriverConfig(static_cast<hal::CcKind>(p->cc), ToCxx(p->dcqcn), ToCxx(p->hpcc),
-                            ToCxx(p->spray), ToCxx(p->ecn_rule), Cfg(cfg));
-  if (!st.ok() && bad_field) *bad_field = st.field;
-  return static_cast<int>(st.code);
+      hal::InitDriverConfig(ToCxx(p->cc, p->driver), ToCxx(p->dcqcn), ToCxx(p->hpcc),
+                            ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
+  if (!st.ok()) {
+    if (bad_field) *bad_field = st.field;
+    return static_cast<int>(st.code);
+  }
+  fw->layout = MakeLayout(fw->drv.cc, fw->drv.spray.policy);
+  return NICC_FW_OK;
+}
+
+size_t nicc_fw_flow_bytes(const nicc_fw_config* cfg) { return Fw(cfg).layout.bytes; }
+
+size_t nicc_fw_rx_flow_bytes(const nicc_fw_config* cfg) {
+  (void)cfg;
+  return RoundUp(sizeof(hal::ReceiverSlot), 8u);
 }
 
 void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t key, uint32_t seed,
                        uint32_t start_seq) {
-  hal::SlotInit(Cfg(cfg), Slot(flow), key, seed, start_seq);
+  hal::SenderInit(Cfg(cfg), Ref(cfg, flow), seed, start_seq);
+  *Key(cfg, flow) = key;
 }
 
 int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_fw_event* ev,
                      uint32_t now_ns, nicc_fw_action* out) {
-  hal::Event e = hal::Event::Of(static_cast<hal::EventKind>(ev->kind));
   if (ev->kind >= hal::kEventKindCount) {
     *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
     return NICC_FW_ERR_OUT_OF_RANGE;
   }
-  e.int_stack = ev->int_stack;
-  e.bytes = ev->bytes;
-  e.seq = ev->seq;
-  e.snd_nxt = ev->snd_nxt;
-  e.rtt_ns = ev->rtt_ns;
-  e.int_len = ev->int_len;
-  e.ev = ev->ev;
-  e.ecn = ev->ecn;
-  e.pint_code = ev->pint_code;
-  e.has_pint = ev->has_pint;
+  const hal::DriverConfig& c = Cfg(cfg);
+  hal::Event e = ToEvent(ev);
+  // Firmware receives INT as wire bytes: decoded here, once, for HPCC; a
+  // malformed stack is refused with the codec's status and changes nothing.
+  nicc::IntStack stack;
+  if (ev->kind == NICC_FW_EV_ACK && ev->int_stack != nullptr && c.cc == hal::CcKind::kHpcc) {
+    const nicc::Status ds = nicc::DecodeIntStack(ev->int_stack, ev->int_len, &stack);
+    if (!ds.ok()) {
+      *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
+      return static_cast<int>(ds.code);
+    }
+    e.int_stack = &stack;
+  }
   nicc::Action a;
-  const nicc::Status st = hal::SlotDispatch(Cfg(cfg), Slot(flow), e, now_ns, &a);
-  *out = nicc_fw_action{a.rate_kbps, a.window_bytes, a.timer_ns, a.ev, a.flags, 0};
+  const nicc::Status st = hal::SenderDispatch(c, Ref(cfg, flow), e, now_ns, &a);
+  *out = ToC(a);
   return static_cast<int>(st.code);
 }
 
 uint16_t nicc_fw_select_ev(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t now_ns) {
-  return hal::SlotSelectEv(Cfg(cfg), Slot(flow), now_ns);
+  return hal::SenderSelectEv(Cfg(cfg), Ref(cfg, flow), now_ns);
 }
 
 uint32_t nicc_fw_rate_kbps(const nicc_fw_config* cfg, const nicc_fw_flow* flow) {
-  return hal::SlotRateKbps(Cfg(cfg), Slot(flow));
+  return hal::SenderRateKbps(Cfg(cfg), Ref(cfg, flow));
 }
 
 uint32_t nicc_fw_window_bytes(const nicc_fw_config* cfg, const nicc_fw_flow* flow) {
-  return hal::SlotWindowBytes(Cfg(cfg), Slot(flow));
+  return hal::SenderWindowBytes(Cfg(cfg), Ref(cfg, flow));
+}
+
+void nicc_fw_rx_flow_init(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key) {
+  hal::ReceiverInit(Cfg(cfg), Rx(flow), key);
+}
+
+int nicc_fw_on_rx_event(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, const nicc_fw_event* ev,
+                        uint32_t now_ns, nicc_fw_action* out) {
+  if (ev->kind >= hal::kEventKindCount) {
+    *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
+    return NICC_FW_ERR_OUT_OF_RANGE;
+  }
+  nicc::Action a;
+  const nicc::Status st = hal::ReceiverDispatch(Cfg(cfg), Rx(flow), ToEvent(ev), now_ns, &a);
+  *out = ToC(a);
+  return static_cast<int>(st.code);
 }
 
 }  // extern "C"

@@ -306,6 +306,7 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
   po.flow_label = opt.flow_label;
   po.policy = *policy;
   po.cc = cc;
+  po.line_rate_mbps = line_mbps;
   po.dcqcn = dcqcn::Params::Of(static_cast<dcqcn::Profile>(profile), line_mbps);
   po.send_depth = opt.send_depth;
   po.seed = opt.local_psn + 1;

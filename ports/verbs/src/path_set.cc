@@ -89,15 +89,15 @@ absl::Status PathSet::Init() {
   spray::Params sp = spray::Params::Defaults(opt_.policy, Log2(opt_.num_paths), opt_.flow_label);
   // The NSCC rule stays off: a host's CNP count is per port, not per path, so
   // it cannot blame the last path. HPCC's params are validated, never used.
-  const spray::EcnRule no_rule = spray::EcnRule::Of(spray::kEcnOff);
+  const ecn_path::Rule no_rule = ecn_path::Rule::Of(ecn_path::kOff);
   const hal::CcKind cc = opt_.cc == CcMode::kDcqcn ? hal::CcKind::kDcqcn : hal::CcKind::kNone;
-  const Status est = hal::InitDriverConfig(cc, opt_.dcqcn, hpcc::Params::HpccPaper(), sp, no_rule,
-                                           &eng_cfg_);
+  const Status est = hal::InitDriverConfig(hal::DriverParams::Of(cc, opt_.line_rate_mbps), opt_.dcqcn,
+                                           hpcc::Params::HpccPaper(), sp, no_rule, &eng_cfg_);
   if (!est.ok())
     return absl::InvalidArgumentError(absl::StrCat("engine parameter ", est.field ? est.field : "?",
                                                    ": ", StatusCodeName(est.code)));
-  engine_.Init(&eng_cfg_, this);
-  if (!engine_.Open(0, opt_.seed, &flow_).ok()) return absl::InternalError("engine flow table");
+  if (!engine_.Init(&eng_cfg_, this).ok()) return absl::InternalError("engine slot type");
+  if (!engine_.OpenTx(0, opt_.seed, &flow_).ok()) return absl::InternalError("engine flow table");
 
   // Capabilities.
   ibv_device_attr_ex dev{};

@@ -162,7 +162,8 @@ TEST_F(PathSetTest, CcRateReachesEveryQpInKbps) {
 TEST_F(PathSetTest, HostPacerSpacesMessagesAtTheCcRate) {
   PathSetOptions o = Opts(2, spray::Policy::kOps);
   o.host_pacing = true;
-  o.dcqcn = dcqcn::Params::Mlx5(10000);  // 10 Gb/s: 4096 B every 3276 ns
+  o.line_rate_mbps = 10000;               // 10 Gb/s, no CC: 4096 B every 3276 ns
+  o.dcqcn = dcqcn::Params::Mlx5(10000);
   Make(FakeDevice::Config{}, o);
   Connect();
   const uint64_t t0 = dev_->now();

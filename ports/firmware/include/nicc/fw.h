@@ -1,8 +1,9 @@
 /* nicc/fw.h — C99 API of the nicc engine for NIC firmware.
  *
- * The whole engine behind five calls: fill parameters, configure once, give
- * each flow a context of NICC_FW_FLOW_BYTES that you own, then one call per
- * event, returning the action to apply. No heap, no globals, no clock: the
+ * The whole engine behind a few calls: fill parameters, configure once, give
+ * each sending flow a context of nicc_fw_flow_bytes(&cfg) bytes (at most
+ * NICC_FW_FLOW_BYTES) and each receiving flow one of NICC_FW_RX_FLOW_BYTES
+ * that you own, then one call per event, returning the action to apply. No heap, no globals, no clock: the
  * caller passes the NIC time (32-bit ns, wrapping) with every call.
  *
  *   nicc_fw_params p;
@@ -16,6 +17,10 @@
  *   nicc_fw_action act;
  *   nicc_fw_on_event(&cfg, &flow, &ev, now_ns, &act);
  *   if (act.flags & NICC_FW_ACT_SET_RATE) set_qp_rate(qpn, act.rate_kbps);
+ *   nicc_fw_rx_flow rx;                            // per QP that receives
+ *   nicc_fw_rx_flow_init(&cfg, &rx, qpn);
+ *   ev.kind = NICC_FW_EV_RX_DATA; ev.ecn = ce;
+ *   nicc_fw_on_rx_event(&cfg, &rx, &ev, now_ns, &act);   // NICC_FW_ACT_SEND_CNP?
  *
  * Units: rates kb/s (Mb/s in the DCQCN parameters, as mlx5), time ns,
  * windows bytes. Parameter fields carry the engine's names; docs/dcqcn.md,
@@ -33,12 +38,21 @@
 extern "C" {
 #endif
 
-/* Opaque storage sizes; the implementation checks them at compile time. */
+/* Opaque storage sizes; the implementation checks them at compile time.
+ * NICC_FW_FLOW_BYTES is the largest sender context of any configuration
+ * (HPCC + DLB); a sender context of a given configuration needs only
+ * nicc_fw_flow_bytes(cfg) bytes (<= 112 without DLB, 48 for DCQCN + ECMP),
+ * 8-byte aligned. A receiver context is NICC_FW_RX_FLOW_BYTES. */
 #define NICC_FW_CONFIG_BYTES 384
-#define NICC_FW_FLOW_BYTES 144
+#define NICC_FW_FLOW_BYTES 128
+#define NICC_FW_RX_FLOW_BYTES 16
 
 typedef struct nicc_fw_config { uint64_t opaque[NICC_FW_CONFIG_BYTES / 8]; } nicc_fw_config;
+/* A sender context (per QP that sends). Storage of nicc_fw_flow_bytes(cfg)
+ * bytes, 8-byte aligned, may be cast to nicc_fw_flow*. */
 typedef struct nicc_fw_flow { uint64_t opaque[NICC_FW_FLOW_BYTES / 8]; } nicc_fw_flow;
+/* A receiver context (per QP that receives: CNP pacing). */
+typedef struct nicc_fw_rx_flow { uint64_t opaque[NICC_FW_RX_FLOW_BYTES / 8]; } nicc_fw_rx_flow;
 
 /* Every enum and parameter struct below is expanded from the engine's one
  * list of each (nicc/param_tables.h); docs/params.md lists every field with
@@ -71,6 +85,12 @@ enum {
 /* One uint32_t per parameter, named and ordered as in the engine's table. */
 #define NICC_FW_FIELD_(name, unit, min, max, values, flags, doc) uint32_t name;
 
+/* The driver itself: the port's line rate (the rate of a flow with
+ * cc = NONE). The CC choice is nicc_fw_params.cc. */
+typedef struct nicc_fw_driver_params {
+  NICC_DRIVER_PARAMS(NICC_FW_FIELD_)
+} nicc_fw_driver_params;
+
 typedef struct nicc_fw_dcqcn_params {
   NICC_DCQCN_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_dcqcn_params;
@@ -93,11 +113,12 @@ typedef struct nicc_fw_ecn_rule_params {
 #undef NICC_FW_FIELD_
 
 typedef struct nicc_fw_params {
-  uint32_t cc; /* NICC_FW_CC_* */
+  uint32_t cc; /* NICC_FW_CC_* (the driver's CC choice) */
   nicc_fw_dcqcn_params dcqcn;
   nicc_fw_hpcc_params hpcc;
   nicc_fw_spray_params spray;
   nicc_fw_ecn_rule_params ecn_rule;
+  nicc_fw_driver_params driver;
 } nicc_fw_params;
 
 enum {
@@ -112,7 +133,8 @@ enum {
 
 /* One event; fields a kind does not use are ignored (zero them). */
 typedef struct nicc_fw_event {
-  const uint8_t* int_stack; /* ACK (HPCC): INT stack as on the wire, or NULL */
+  const uint8_t* int_stack; /* ACK (HPCC): INT stack as on the wire, or NULL;
+                               decoded once inside nicc_fw_on_event */
   uint32_t bytes;           /* TX_DONE: bytes sent */
   uint32_t seq;             /* ACK: acknowledged sequence */
   uint32_t snd_nxt;         /* ACK: next sequence the sender will send */
@@ -142,8 +164,8 @@ typedef struct nicc_fw_action {
   uint8_t reserved;
 } nicc_fw_action;
 
-/* Defaults: mlx5 DCQCN at the given port speed, the HPCC paper's settings,
- * ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
+/* Defaults: the driver, mlx5 DCQCN and the HPCC paper's settings at the
+ * given port speed, ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
 
 /* Validates and compiles `p`: every field, the enumerated ones (cc,
@@ -153,13 +175,31 @@ int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
  * field's name. */
 int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char** bad_field);
 
+/* Bytes a sender context of this configuration needs (a multiple of 8, at
+ * most NICC_FW_FLOW_BYTES; depends on the CC and the spray policy), and a
+ * receiver context's (NICC_FW_RX_FLOW_BYTES at most). */
+size_t nicc_fw_flow_bytes(const nicc_fw_config* cfg);
+size_t nicc_fw_rx_flow_bytes(const nicc_fw_config* cfg);
+
 void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t key, uint32_t seed,
                        uint32_t start_seq);
 
-/* One event. *out gets the action (flags 0 = nothing to do). Returns
- * NICC_FW_OK, or an INT decoding error (the flow is then unchanged). */
+/* One sender event (TX_DONE, ACK, NACK, CNP, TIMER, TIMEOUT). *out gets the
+ * action (flags 0 = nothing to do). Returns NICC_FW_OK, an INT decoding
+ * error (NICC_FW_ERR_TRUNCATED, _TOO_MANY_HOPS, _BAD_RATE_CODE: the wire
+ * bytes of an HPCC ACK are decoded here, once; the flow is then unchanged),
+ * or NICC_FW_ERR_UNSUPPORTED for
+ * RX_DATA (a receiver's event: nicc_fw_on_rx_event). */
 int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_fw_event* ev,
                      uint32_t now_ns, nicc_fw_action* out);
+
+/* A receiver context: DCQCN's CNP pacing, whatever the senders run. */
+void nicc_fw_rx_flow_init(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key);
+
+/* One receiver event (RX_DATA, ecn = CE): *out may ask NICC_FW_ACT_SEND_CNP.
+ * NICC_FW_ERR_UNSUPPORTED for a sender's event. */
+int nicc_fw_on_rx_event(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, const nicc_fw_event* ev,
+                        uint32_t now_ns, nicc_fw_action* out);
 
 /* The UDP source port of the flow's next packet. */
 uint16_t nicc_fw_select_ev(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t now_ns);

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 enum {
-  NICC_FW_VEC_OP_EVENT = 0, /* nicc_fw_on_event with .event */
+  NICC_FW_VEC_OP_EVENT = 0, /* nicc_fw_on_event with .event (RX_DATA: nicc_fw_on_rx_event) */
   NICC_FW_VEC_OP_SELECT = 1 /* nicc_fw_select_ev */
 };
 
@@ -62,6 +62,7 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
   nicc_fw_params p;
   nicc_fw_config cfg;
   nicc_fw_flow flow;
+  nicc_fw_rx_flow rx; /* the vector's receiver events (RX_DATA) */
   uint32_t bad = 0, i;
   const char* field = 0;
   v->params(&p);
@@ -70,6 +71,7 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
     return 1;
   }
   nicc_fw_flow_init(&cfg, &flow, 1, v->seed, v->start_seq);
+  nicc_fw_rx_flow_init(&cfg, &rx, 1);
   for (i = 0; i < v->n_steps; ++i) {
     const nicc_fw_vec_step* s = &v->steps[i];
     nicc_fw_action a = {0, 0, 0, 0, 0, 0};
@@ -78,6 +80,8 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
     if (s->op == NICC_FW_VEC_OP_SELECT) {
       got_ev = nicc_fw_select_ev(&cfg, &flow, s->t_ns);
       a.flags = NICC_FW_ACT_USE_EV;
+    } else if (s->event.kind == NICC_FW_EV_RX_DATA) {
+      st = nicc_fw_on_rx_event(&cfg, &rx, &s->event, s->t_ns, &a);
     } else {
       st = nicc_fw_on_event(&cfg, &flow, &s->event, s->t_ns, &a);
     }

@@ -60,6 +60,9 @@ struct PathSetOptions {
   uint32_t flow_label = 0x1A2B0;    // 20-bit base label; path i uses flow_label ^ i
   spray::Policy policy = spray::Policy::kOps;
   CcMode cc = CcMode::kNone;
+  // Port speed (the driver's line_rate_mbps): the rate with cc none, and the
+  // rate at which the QPs' hardware rate limit is lifted.
+  uint32_t line_rate_mbps = 100000;
   dcqcn::Params dcqcn = dcqcn::Params::Mlx5(100000);  // line_rate_mbps = port speed
   uint32_t send_depth = 64;         // outstanding WRs per QP; power of two, 1..4096
   uint32_t seed = 1;                // spray PRNG seed
@@ -169,6 +172,7 @@ class PathSet {
 
   // The backend member called by the engine (nicc/hal/backend.h contract).
   void Apply(hal::FlowId flow, const Action& action);
+  void ApplyRx(hal::FlowId, const Action&) {}  // no receiver flows
 
   static constexpr uint32_t kNoPath = 0xFFFFFFFFu;
 
@@ -195,7 +199,9 @@ class PathSet {
   PathSetOptions opt_;
   Capabilities caps_;
   hal::DriverConfig eng_cfg_{};
-  hal::Driver<PathSet, 1> engine_;  // one flow: this peer; its EVs are the QPs
+  // One sender flow (this peer; its EVs are the QPs), no receivers: the CC
+  // (none or DCQCN) and the policy are options, so the slot holds any.
+  hal::Driver<PathSet, hal::AnySenderSlot, 1, 0> engine_;
   hal::FlowId flow_ = 0;
   ibv_cq_ex* cq_ = nullptr;
   std::vector<Path> paths_;

@@ -1,0 +1,77 @@
+// layout.h — the C ABI's sender-context layout per configuration (CC area,
+// spray area, ECN path state, key), shared by nicc_fw.cc and the footprint
+// probe (bench/footprint/slot_footprint.cc). Freestanding, internal to
+// ports/firmware.
+#ifndef NICC_FW_LAYOUT_H_
+#define NICC_FW_LAYOUT_H_
+
+#include "nicc/fw.h"
+#include "nicc/hal/driver.h"
+
+namespace nicc {
+namespace fw {
+
+namespace hal = nicc::hal;
+
+// Where each part of a sender context lives for one configuration: a
+// context holds only what that configuration runs.
+struct Layout {
+  uint8_t spray_off;  // the CC area is at 0 and spray_off bytes long
+  uint8_t path_off;   // ECN path state (DCQCN only); 0 = none
+  uint8_t key_off;
+  uint8_t bytes;      // the context's size, a multiple of 8
+};
+constexpr uint32_t RoundUp(uint32_t n, uint32_t a) { return (n + a - 1u) / a * a; }
+
+constexpr uint32_t CcBytes(hal::CcKind cc) {
+  return cc == hal::CcKind::kDcqcn                                    ? sizeof(nicc::dcqcn::RpState)
+         : cc == hal::CcKind::kHpcc || cc == hal::CcKind::kHpccPint ? sizeof(nicc::hpcc::State)
+                                                                       : 0u;
+}
+
+constexpr uint32_t SprayBytes(nicc::spray::Policy p) {
+  namespace sp = nicc::spray;
+  return p == sp::Policy::kEcmp     ? sizeof(sp::EcmpState)
+         : p == sp::Policy::kOps    ? sizeof(sp::OpsState)
+         : p == sp::Policy::kBitmap ? sizeof(sp::BitmapState)
+         : p == sp::Policy::kReps   ? sizeof(sp::RepsState)
+         : p == sp::Policy::kPlb    ? sizeof(sp::PlbState)
+                                    : sizeof(sp::DlbState);
+}
+
+// CC area, spray area, ECN path state when the CC takes marks, key; 8-byte
+// multiple so that contexts placed back to back stay aligned.
+constexpr Layout MakeLayout(hal::CcKind cc, nicc::spray::Policy policy) {
+  const uint32_t spray_off = RoundUp(CcBytes(cc), 8u);
+  uint32_t off = RoundUp(spray_off + SprayBytes(policy), 4u);
+  uint32_t path_off = 0;
+  if (cc == hal::CcKind::kDcqcn) {
+    path_off = off;
+    off += sizeof(nicc::ecn_path::State);
+  }
+  const uint32_t key_off = off;
+  return Layout{static_cast<uint8_t>(spray_off), static_cast<uint8_t>(path_off),
+                static_cast<uint8_t>(key_off),
+                static_cast<uint8_t>(RoundUp(key_off + 4u, 8u))};
+}
+
+// Every composition fits NICC_FW_FLOW_BYTES; without DLB, 112 B.
+constexpr bool AllFit() {
+  for (uint32_t c = 0; c < hal::kCcKindCount; ++c) {
+    for (uint32_t p = 0; p < nicc::spray::kPolicyCount; ++p) {
+      const auto policy = static_cast<nicc::spray::Policy>(p);
+      const uint32_t bytes = MakeLayout(static_cast<hal::CcKind>(c), policy).bytes;
+      if (bytes > NICC_FW_FLOW_BYTES) return false;
+      if (policy != nicc::spray::Policy::kDlb && bytes > 112u) return false;
+    }
+  }
+  return true;
+}
+static_assert(AllFit(), "sender contexts: <= NICC_FW_FLOW_BYTES; <= 112 B without DLB");
+static_assert(MakeLayout(hal::CcKind::kDcqcn, nicc::spray::Policy::kEcmp).bytes <= 48, "DCQCN + ECMP: 48 B");
+static_assert(MakeLayout(hal::CcKind::kHpcc, nicc::spray::Policy::kReps).bytes <= 112, "HPCC + REPS: 112 B");
+
+}  // namespace fw
+}  // namespace nicc
+
+#endif  // NICC_FW_LAYOUT_H_

@@ -1,0 +1,222 @@
+// Tests of the firmware C ABI (nicc/fw.h): enumerated fields checked at full
+// width, every returned code a named NICC_FW_* enumerator, per-configuration
+// context sizes, and sender/receiver contexts.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "nicc/fw.h"
+#include "nicc/fw_vector.h"
+#include "nicc/hal/driver.h"
+
+namespace {
+
+// Every status code nicc/fw.h names.
+const int kNamedCodes[] = {NICC_FW_OK,           NICC_FW_ERR_ZERO,          NICC_FW_ERR_OUT_OF_RANGE,
+                           NICC_FW_ERR_INCONSISTENT, NICC_FW_ERR_TRUNCATED,  NICC_FW_ERR_TOO_MANY_HOPS,
+                           NICC_FW_ERR_BAD_RATE_CODE, NICC_FW_ERR_FULL,      NICC_FW_ERR_NOT_FOUND,
+                           NICC_FW_ERR_UNSUPPORTED};
+
+bool Named(int code) {
+  for (int c : kNamedCodes)
+    if (c == code) return true;
+  return false;
+}
+
+nicc_fw_params Defaults() {
+  nicc_fw_params p;
+  EXPECT_EQ(nicc_fw_params_default(&p, 100000), NICC_FW_OK);
+  return p;
+}
+
+int Configure(const nicc_fw_params& p, const char** bad) {
+  nicc_fw_config cfg;
+  *bad = nullptr;
+  return nicc_fw_configure(&cfg, &p, bad);
+}
+
+TEST(FwAbi, CcIsCheckedAtFullWidth) {
+  for (uint32_t cc : {4u, 256u, 257u, 0x10000u, 0xFFFFFFFFu}) {
+    nicc_fw_params p = Defaults();
+    p.cc = cc;
+    const char* bad;
+    EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_OUT_OF_RANGE) << "cc " << cc;
+    ASSERT_NE(bad, nullptr);
+    EXPECT_STREQ(bad, "cc") << "cc " << cc << " must not read as cc " << (cc & 0xFF);
+  }
+}
+
+TEST(FwAbi, PolicyIsCheckedAtFullWidth) {
+  for (uint32_t policy : {6u, 256u, 257u, 0xFFFFFFFFu}) {
+    nicc_fw_params p = Defaults();
+    p.spray.policy = policy;
+    const char* bad;
+    EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_OUT_OF_RANGE) << "policy " << policy;
+    ASSERT_NE(bad, nullptr);
+    EXPECT_STREQ(bad, "policy");
+  }
+}
+
+TEST(FwAbi, DriverLineRate) {
+  nicc_fw_params p = Defaults();
+  EXPECT_EQ(p.driver.line_rate_mbps, 100000u);
+  p.cc = NICC_FW_CC_NONE;
+  p.driver.line_rate_mbps = 400000;
+  nicc_fw_config cfg;
+  ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+  nicc_fw_flow flow;
+  nicc_fw_flow_init(&cfg, &flow, 1, 1, 0);
+  EXPECT_EQ(nicc_fw_rate_kbps(&cfg, &flow), 400000000u) << "cc none: the driver's line rate, not DCQCN's";
+  p.driver.line_rate_mbps = 0;
+  const char* bad;
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_ZERO);
+  EXPECT_STREQ(bad, "line_rate_mbps");
+}
+
+TEST(FwAbi, UnsupportedIsANamedCode) {
+  nicc_fw_params p = Defaults();
+  p.spray.policy = NICC_FW_SPRAY_BITMAP;
+  p.spray.ev_bits = 7;
+  const char* bad;
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_UNSUPPORTED);
+  EXPECT_STREQ(bad, "ev_bits");
+  p.spray.policy = NICC_FW_SPRAY_DLB;
+  p.spray.ev_bits = 5;
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_UNSUPPORTED);
+}
+
+// Every field of every parameter struct set to 0, 1, 2^31 and 2^32 - 1 in
+// turn: whatever configure returns is a named code, and an error names a
+// field.
+TEST(FwAbi, EveryReturnedCodeIsNamed) {
+  struct Part {
+    size_t offset, words;
+  };
+  const Part parts[] = {
+      {offsetof(nicc_fw_params, dcqcn), sizeof(nicc_fw_dcqcn_params) / 4},
+      {offsetof(nicc_fw_params, hpcc), sizeof(nicc_fw_hpcc_params) / 4},
+      {offsetof(nicc_fw_params, spray), sizeof(nicc_fw_spray_params) / 4},
+      {offsetof(nicc_fw_params, ecn_rule), sizeof(nicc_fw_ecn_rule_params) / 4},
+      {offsetof(nicc_fw_params, driver), sizeof(nicc_fw_driver_params) / 4},
+      {offsetof(nicc_fw_params, cc), 1},
+  };
+  int seen_errors = 0;
+  for (uint32_t cc = 0; cc < NICC_FW_CC_COUNT; ++cc) {
+    for (const Part& part : parts) {
+      for (size_t w = 0; w < part.words; ++w) {
+        for (uint32_t v : {0u, 1u, 0x80000000u, 0xFFFFFFFFu}) {
+          nicc_fw_params p = Defaults();
+          p.cc = cc;
+          std::memcpy(reinterpret_cast<unsigned char*>(&p) + part.offset + 4 * w, &v, 4);
+          const char* bad;
+          const int code = Configure(p, &bad);
+          ASSERT_TRUE(Named(code)) << "code " << code;
+          if (code != NICC_FW_OK) {
+            ++seen_errors;
+            ASSERT_NE(bad, nullptr);
+            EXPECT_GT(std::strlen(bad), 0u);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(seen_errors, 0);
+  // Event errors: an unknown kind, a malformed INT stack, a receiver's event
+  // on a sender context.
+  nicc_fw_params p = Defaults();
+  p.cc = NICC_FW_CC_HPCC;
+  nicc_fw_config cfg;
+  ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+  nicc_fw_flow flow;
+  nicc_fw_flow_init(&cfg, &flow, 1, 1, 0);
+  nicc_fw_event ev{};
+  nicc_fw_action act;
+  ev.kind = 7;
+  EXPECT_EQ(nicc_fw_on_event(&cfg, &flow, &ev, 0, &act), NICC_FW_ERR_OUT_OF_RANGE);
+  const uint8_t junk[3] = {1, 2, 3};
+  ev.kind = NICC_FW_EV_ACK;
+  ev.int_stack = junk;
+  ev.int_len = 3;
+  const int int_code = nicc_fw_on_event(&cfg, &flow, &ev, 0, &act);
+  EXPECT_NE(int_code, NICC_FW_OK);
+  EXPECT_TRUE(Named(int_code));
+  ev = nicc_fw_event{};
+  ev.kind = NICC_FW_EV_RX_DATA;
+  EXPECT_EQ(nicc_fw_on_event(&cfg, &flow, &ev, 0, &act), NICC_FW_ERR_UNSUPPORTED);
+  nicc_fw_rx_flow rx;
+  nicc_fw_rx_flow_init(&cfg, &rx, 1);
+  ev.kind = NICC_FW_EV_CNP;
+  EXPECT_EQ(nicc_fw_on_rx_event(&cfg, &rx, &ev, 0, &act), NICC_FW_ERR_UNSUPPORTED);
+}
+
+TEST(FwAbi, ContextBytesPerConfiguration) {
+  size_t largest_without_dlb = 0, largest = 0;
+  for (uint32_t cc = 0; cc < NICC_FW_CC_COUNT; ++cc) {
+    for (uint32_t policy = 0; policy < NICC_FW_SPRAY_COUNT; ++policy) {
+      nicc_fw_params p = Defaults();
+      p.cc = cc;
+      p.spray.policy = policy;
+      p.spray.ev_bits = 2;
+      nicc_fw_config cfg;
+      ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK) << cc << " " << policy;
+      const size_t n = nicc_fw_flow_bytes(&cfg);
+      EXPECT_EQ(n % 8, 0u);
+      EXPECT_LE(n, static_cast<size_t>(NICC_FW_FLOW_BYTES));
+      if (policy != NICC_FW_SPRAY_DLB && n > largest_without_dlb) largest_without_dlb = n;
+      if (n > largest) largest = n;
+      EXPECT_LE(nicc_fw_rx_flow_bytes(&cfg), static_cast<size_t>(NICC_FW_RX_FLOW_BYTES));
+      if (cc == NICC_FW_CC_DCQCN && policy == NICC_FW_SPRAY_ECMP) {
+        EXPECT_LE(n, 48u);
+      }
+      if (cc == NICC_FW_CC_HPCC && policy == NICC_FW_SPRAY_REPS) {
+        EXPECT_LE(n, 112u);
+      }
+    }
+  }
+  EXPECT_LE(largest_without_dlb, 112u);
+  EXPECT_EQ(largest, static_cast<size_t>(NICC_FW_FLOW_BYTES));
+}
+
+// A context of exactly nicc_fw_flow_bytes() (bytes after it untouched)
+// behaves as a full-size one.
+TEST(FwAbi, ExactSizeContextsWork) {
+  for (uint32_t cc = 0; cc < NICC_FW_CC_COUNT; ++cc) {
+    for (uint32_t policy = 0; policy < NICC_FW_SPRAY_COUNT; ++policy) {
+      nicc_fw_params p = Defaults();
+      p.cc = cc;
+      p.spray.policy = policy;
+      p.spray.ev_bits = 3;
+      p.ecn_rule.change_path_on_low_delay = 1;
+      nicc_fw_config cfg;
+      ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+      const size_t n = nicc_fw_flow_bytes(&cfg);
+      nicc_fw_flow small_store, full;
+      std::memset(&small_store, 0xA5, sizeof small_store);
+      nicc_fw_flow* small = &small_store;
+      nicc_fw_flow_init(&cfg, small, 5, 9, 0);
+      nicc_fw_flow_init(&cfg, &full, 5, 9, 0);
+      for (uint32_t i = 0; i < 64; ++i) {
+        const uint16_t a = nicc_fw_select_ev(&cfg, small, i * 100);
+        ASSERT_EQ(a, nicc_fw_select_ev(&cfg, &full, i * 100));
+        nicc_fw_event ev{};
+        ev.kind = i % 7 == 3 ? NICC_FW_EV_CNP : i % 11 == 5 ? NICC_FW_EV_TIMEOUT : NICC_FW_EV_ACK;
+        ev.ev = a;
+        ev.seq = i * 1000;
+        ev.snd_nxt = i * 1000 + 4000;
+        ev.ecn = i % 3 == 0;
+        ev.rtt_ns = i % 2 ? 9000 : 60000;
+        nicc_fw_action x, y;
+        ASSERT_EQ(nicc_fw_on_event(&cfg, small, &ev, i * 100 + 50, &x),
+                  nicc_fw_on_event(&cfg, &full, &ev, i * 100 + 50, &y));
+        ASSERT_EQ(x.flags, y.flags);
+        ASSERT_EQ(nicc_fw_rate_kbps(&cfg, small), nicc_fw_rate_kbps(&cfg, &full));
+      }
+      const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&small_store);
+      for (size_t i = n; i < sizeof small_store; ++i)
+        ASSERT_EQ(bytes[i], 0xA5) << "cc " << cc << " policy " << policy << ": byte " << i << " of " << n;
+    }
+  }
+}
+
+}  // namespace
