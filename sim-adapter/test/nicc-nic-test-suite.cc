@@ -10,6 +10,10 @@
  *   - DCQCN fairness: two long flows, the second 1 ms later; from 3 ms until
  *     the first finishes every 500 us window gives each flow within 10% of
  *     the fair share, with the link >= 85% used;
+ *   - engine parameters as Attributes: every non-backend row of every
+ *     parameter table is an ns3::NiccNic Attribute with the derived name,
+ *     default -1 and range [-1, row max]; setting it changes the compiled
+ *     engine configuration; backend rows are no Attributes;
  *   - selective repeat over a reordering fabric (spray over two spines of
  *     unequal delay): every packet reaches the application exactly once and
  *     in PSN order, out-of-order placements happen, the flow completes.
@@ -18,14 +22,18 @@
  *   ./nicc-sim-test-runner --suite=nicc-nic --verbose
  */
 #include "ns3/enum.h"
+#include "ns3/integer.h"
 #include "ns3/nicc-module.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include "nicc/host/param_registry.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -228,7 +236,7 @@ class ReorderRecoveryTest : public TestCase
         NiccNicHelper nics;
         nics.SetNicAttribute("CongestionControl", StringValue("none"));
         nics.SetNicAttribute("SprayPolicy", StringValue("ops"));
-        nics.SetNicAttribute("SprayEvBits", UintegerValue(4));
+        nics.SetNicAttribute("SprayEvBits", IntegerValue(4));
         nics.SetNicAttribute("Recovery", EnumValue(m_mode));
         Ptr<NiccNic> tx = nics.Install(a);
         Ptr<NiccNic> rx = nics.Install(b);
@@ -268,12 +276,135 @@ class ReorderRecoveryTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// One host on one switch; NICs installed on its device one after another.
+class ParamAttributeTest : public TestCase
+{
+  public:
+    ParamAttributeTest()
+        : TestCase("every engine parameter row is a NiccNic Attribute with the row's range and "
+                   "reaches the compiled engine config")
+    {
+    }
+
+  private:
+    // Installs a NIC with `name` = `value` (no Attribute when name is
+    // empty); false when Install rejects the configuration.
+    bool Compile(const std::string& name, int64_t value, nicc::hal::DriverConfig* cfg)
+    {
+        Ptr<NiccNic> nic = CreateObject<NiccNic>();
+        if (!name.empty())
+        {
+            nic->SetAttribute(name, IntegerValue(value));
+        }
+        std::string err;
+        if (!nic->Install(m_dev, &err))
+        {
+            return false;
+        }
+        *cfg = nic->GetDriverConfig();
+        nic->Dispose();
+        return true;
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        Ptr<Node> host = fabric.CreateHost();
+        fabric.Connect(host, sw, DataRate("100Gbps"), MicroSeconds(1));
+        for (uint32_t i = 0; i < host->GetNDevices() && !m_dev; ++i)
+        {
+            m_dev = DynamicCast<NiccNetDevice>(host->GetDevice(i));
+        }
+        NS_TEST_ASSERT_MSG_NE(m_dev, nullptr, "host device");
+        nicc::hal::DriverConfig base{};
+        NS_TEST_ASSERT_MSG_EQ(Compile("", 0, &base), true, "defaults compile");
+
+        const TypeId tid = NiccNic::GetTypeId();
+        uint32_t attributes = 0;
+        uint32_t backend = 0;
+        nicc::host::ForEachTable([&](const auto& t) {
+            for (uint32_t r = 0; r < t.count; ++r)
+            {
+                const auto& row = t.rows[r];
+                const std::string name = nicc::host::AttributeName(t, row);
+                TypeId::AttributeInformation info;
+                const bool found = tid.LookupAttributeByName(name, &info);
+                if (row.backend())
+                {
+                    ++backend;
+                    NS_TEST_EXPECT_MSG_EQ(found, false, name << " is the NIC's own (backend row)");
+                    continue;
+                }
+                NS_TEST_EXPECT_MSG_EQ(found, true, name << " is an Attribute");
+                if (!found)
+                {
+                    continue;
+                }
+                ++attributes;
+                const auto initial = DynamicCast<const IntegerValue>(info.initialValue);
+                NS_TEST_EXPECT_MSG_EQ((initial && initial->Get() == -1), true, name << " defaults to -1");
+                NS_TEST_EXPECT_MSG_EQ(info.help.find(nicc::host::HelpText(t, row)), 0u, name << " help");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(row.max)), true, name << " max");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(-1)), true, name << " -1");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(int64_t{row.max} + 1)),
+                                      false,
+                                      name << " max + 1");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(-2)), false, name << " -2");
+                // Some value in range (cross-field rules may refuse a few)
+                // must compile to a different engine config.
+                const int64_t lo = row.min;
+                const int64_t hi = row.max;
+                std::vector<int64_t> tries = {hi, lo, lo + 1, (lo + hi) / 2, hi - 1};
+                for (uint32_t p = 0; p < t.profile_count; ++p)
+                {
+                    tries.push_back(int64_t{row.value[p]} + 1);
+                    tries.push_back(int64_t{row.value[p]} - 1);
+                }
+                bool changed = false;
+                for (int64_t v : tries)
+                {
+                    nicc::hal::DriverConfig cfg{};
+                    if (v >= lo && v <= hi && Compile(name, v, &cfg) &&
+                        std::memcmp(&cfg, &base, sizeof(cfg)) != 0)
+                    {
+                        changed = true;
+                        break;
+                    }
+                }
+                NS_TEST_EXPECT_MSG_EQ(changed, true, name << " reaches GetDriverConfig()");
+            }
+        });
+        NS_TEST_EXPECT_MSG_GT(attributes, 30u, "every table's rows");
+        NS_TEST_EXPECT_MSG_EQ(backend, 4u, "line rate (dcqcn, hpcc), flow label, base port");
+
+        // Profiles take the registry's spellings only.
+        Ptr<NiccNic> nic = CreateObject<NiccNic>();
+        nic->SetAttribute("DcqcnProfile", StringValue("paper"));
+        std::string err;
+        NS_TEST_EXPECT_MSG_EQ(nic->Install(m_dev, &err), false, "old spelling 'paper'");
+        NS_TEST_EXPECT_MSG_NE(err.find("DcqcnProfile"), std::string::npos, err);
+        nic = CreateObject<NiccNic>();
+        nic->SetAttribute("DcqcnProfile", StringValue("dcqcn-paper"));
+        nic->SetAttribute("HpccProfile", StringValue("hpcc-later"));
+        nic->SetAttribute("EcnRuleProfile", StringValue("ecn-nscc"));
+        NS_TEST_EXPECT_MSG_EQ(nic->Install(m_dev, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(nic->GetDriverConfig().ecn_rule.change_path_on_low_delay, 1u, "ecn-nscc");
+        m_dev = nullptr;
+        Simulator::Destroy();
+    }
+
+    Ptr<NiccNetDevice> m_dev;
+};
+
+// ---------------------------------------------------------------------------
 class NiccNicTestSuite : public TestSuite
 {
   public:
     NiccNicTestSuite()
         : TestSuite("nicc-nic", UNIT)
     {
+        AddTestCase(new ParamAttributeTest, TestCase::QUICK);
         AddTestCase(new LosslessNoCcTest, TestCase::QUICK);
         AddTestCase(new HpccQueueTest, TestCase::QUICK);
         AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
