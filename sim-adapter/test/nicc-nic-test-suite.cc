@@ -14,6 +14,8 @@
  *     parameter table is an ns3::NiccNic Attribute with the derived name,
  *     default -1 and range [-1, row max]; setting it changes the compiled
  *     engine configuration; backend rows are no Attributes;
+ *   - pacing: a rate cut while a QP waits out its gap re-keys its next
+ *     send time (no packet at the old, higher rate after the cut);
  *   - selective repeat over a reordering fabric (spray over two spines of
  *     unequal delay): every packet reaches the application exactly once and
  *     in PSN order, out-of-order placements happen, the flow completes.
@@ -398,6 +400,82 @@ class ParamAttributeTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// One sender at a forced rate (cc=none, actions applied directly): a cut
+// while the QP waits out its gap pushes the next packet back.
+class PacingCutTest : public TestCase
+{
+  public:
+    PacingCutTest()
+        : TestCase("pacing: a paced QP whose rate is cut sends its next packet no earlier than "
+                   "the new rate allows")
+    {
+    }
+
+  private:
+    void Tx(Ptr<const Packet> p)
+    {
+        if (p->GetSize() > 500) // DATA, not ACK/CNP/PFC
+        {
+            m_tx.emplace_back(Simulator::Now().GetPicoSeconds(), p->GetSize());
+        }
+    }
+
+    static void SetRate(Ptr<NiccNic> nic, uint32_t kbps)
+    {
+        nicc::Action a = nicc::Action::None();
+        a.flags = nicc::kActSetRate;
+        a.rate_kbps = kbps;
+        nic->Apply(0, a); // the NIC's first driver flow is QP 0's
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper::UsePriorityQueueScheduler();
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        Ptr<Node> a = fabric.CreateHost();
+        Ptr<Node> b = fabric.CreateHost();
+        fabric.Connect(a, sw, DataRate("100Gbps"), MicroSeconds(1));
+        fabric.Connect(b, sw, DataRate("100Gbps"), MicroSeconds(1));
+        fabric.InstallRoutes();
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("none"));
+        Ptr<NiccNic> tx = nics.Install(a);
+        nics.Install(b);
+        tx->GetDevice()->TraceConnectWithoutContext("Tx", MakeCallback(&PacingCutTest::Tx, this));
+        nics.AddFlow(a, b, 1000000, MicroSeconds(1));
+        const int64_t cutPs = MicroSeconds(20).GetPicoSeconds() + 300000;
+        Simulator::Schedule(MicroSeconds(5), &PacingCutTest::SetRate, tx, 10000000);  // 10 Gb/s
+        Simulator::Schedule(PicoSeconds(cutPs), &PacingCutTest::SetRate, tx, 1000000); // 1 Gb/s
+        Simulator::Stop(MicroSeconds(60));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(tx->GetQpRateKbps(0), 1000000u, "the cut took");
+        size_t k = 0;
+        while (k < m_tx.size() && m_tx[k].first < cutPs)
+        {
+            ++k;
+        }
+        NS_TEST_ASSERT_MSG_GT(k, 10u, "packets before the cut");
+        NS_TEST_ASSERT_MSG_LT(k + 2, m_tx.size(), "packets after the cut");
+        const auto [prevPs, prevBytes] = m_tx[k - 1];
+        const int64_t oldGapPs = int64_t{prevBytes} * 8 * 100; // at 10 Gb/s
+        const int64_t newGapPs = int64_t{prevBytes} * 8 * 1000; // at 1 Gb/s
+        NS_TEST_ASSERT_MSG_LT(cutPs - prevPs, oldGapPs, "the cut came while the QP waited (paced)");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(m_tx[k].first - prevPs,
+                                    newGapPs - 1000,
+                                    "first packet after the cut: " << (m_tx[k].first - prevPs)
+                                                                   << " ps after the previous one");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(m_tx[k + 1].first - m_tx[k].first,
+                                    int64_t{m_tx[k].second} * 8 * 1000 - 1000,
+                                    "and the next at the new rate");
+        Simulator::Destroy();
+    }
+
+    std::vector<std::pair<int64_t, uint32_t>> m_tx; ///< (time ps, bytes) of DATA frames
+};
+
+// ---------------------------------------------------------------------------
 class NiccNicTestSuite : public TestSuite
 {
   public:
@@ -405,6 +483,7 @@ class NiccNicTestSuite : public TestSuite
         : TestSuite("nicc-nic", UNIT)
     {
         AddTestCase(new ParamAttributeTest, TestCase::QUICK);
+        AddTestCase(new PacingCutTest, TestCase::QUICK);
         AddTestCase(new LosslessNoCcTest, TestCase::QUICK);
         AddTestCase(new HpccQueueTest, TestCase::QUICK);
         AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
