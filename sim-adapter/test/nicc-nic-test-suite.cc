@@ -16,6 +16,9 @@
  *     engine configuration; backend rows are no Attributes;
  *   - pacing: a rate cut while a QP waits out its gap re-keys its next
  *     send time (no packet at the old, higher rate after the cut);
+ *   - a full driver flow table: a sender QP and a receiver flow refused
+ *     are counted (GetFlowTableFullTx/Rx), traced (FlowTableFull), wait
+ *     for a slot and complete;
  *   - selective repeat over a reordering fabric (spray over two spines of
  *     unequal delay): every packet reaches the application exactly once and
  *     in PSN order, out-of-order placements happen, the flow completes.
@@ -476,6 +479,82 @@ class PacingCutTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// B opens 1025 sender QPs to C (one more than its driver table holds) and
+// then receives a flow from A while the table is still full.
+class FlowTableFullTest : public TestCase
+{
+  public:
+    FlowTableFullTest()
+        : TestCase("a full driver flow table is counted and traced (sender and receiver), and "
+                   "every refused flow still completes")
+    {
+    }
+
+  private:
+    void Full(bool receiver, uint32_t peer, uint32_t qpn)
+    {
+        m_events.push_back({receiver, peer, qpn});
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper::UsePriorityQueueScheduler();
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        Ptr<Node> a = fabric.CreateHost();
+        Ptr<Node> b = fabric.CreateHost();
+        Ptr<Node> c = fabric.CreateHost();
+        for (const auto& h : {a, b, c})
+        {
+            fabric.Connect(h, sw, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        fabric.InstallRoutes();
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("none"));
+        nics.Install(a);
+        Ptr<NiccNic> nb = nics.Install(b);
+        Ptr<NiccNic> nc = nics.Install(c);
+        nb->TraceConnectWithoutContext("FlowTableFull", MakeCallback(&FlowTableFullTest::Full, this));
+        const uint32_t n = NiccNic::MAX_FLOWS + 1;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            nics.AddFlow(b, c, 20000, MicroSeconds(1)); // ~1.7 ms of round robin
+        }
+        nics.AddFlow(a, b, 100000, MicroSeconds(20));
+        nics.StopWhenAllComplete();
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(nb->GetFlowTableFullTx(), 1u, "B: QP 1024 refused at its start");
+        NS_TEST_EXPECT_MSG_EQ(nb->GetFlowTableFullRx(), 1u, "B: A's flow refused at its first packet");
+        NS_TEST_EXPECT_MSG_EQ(nc->GetFlowTableFullTx() + nc->GetFlowTableFullRx(), 0u, "C: fits");
+        NS_TEST_ASSERT_MSG_EQ(m_events.size(), 2u, "FlowTableFull fired once per refusal");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].receiver, false, "first: the sender QP");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].peer, c->GetId(), "its destination");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].qpn, NiccNic::MAX_FLOWS, "its qpn");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].receiver, true, "then the receiver flow");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].peer, a->GetId(), "its source");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].qpn, 0u, "the sender's qpn");
+        NS_TEST_EXPECT_MSG_EQ(nics.GetNCompleted(), n + 1, "every flow completes, the refused ones too");
+        // The refused QP started only when a slot freed: after the others'
+        // first packets, so it finishes last of B's.
+        NS_TEST_EXPECT_MSG_GT(nb->GetQpFinishTime(NiccNic::MAX_FLOWS),
+                              nb->GetQpFinishTime(0),
+                              "the refused QP waited");
+        Simulator::Destroy();
+    }
+
+    struct Event
+    {
+        bool receiver;
+        uint32_t peer;
+        uint32_t qpn;
+    };
+
+    std::vector<Event> m_events;
+};
+
+// ---------------------------------------------------------------------------
 class NiccNicTestSuite : public TestSuite
 {
   public:
@@ -484,6 +563,7 @@ class NiccNicTestSuite : public TestSuite
     {
         AddTestCase(new ParamAttributeTest, TestCase::QUICK);
         AddTestCase(new PacingCutTest, TestCase::QUICK);
+        AddTestCase(new FlowTableFullTest, TestCase::QUICK);
         AddTestCase(new LosslessNoCcTest, TestCase::QUICK);
         AddTestCase(new HpccQueueTest, TestCase::QUICK);
         AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
