@@ -6,6 +6,8 @@
 
 #include "nicc-fabric-helper.h"
 
+#include "nicc/param_tables.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -49,14 +51,14 @@ const std::vector<NiccScenarioKey> kKeys = {
     {"ecn_kmax_bytes", "uint", 0, 1e10, "0", "RED Kmax; 0 = 400 KB per 25 Gb/s of the port"},
     {"ecn_pmax", "double", 0, 1, "0.2", "RED marking probability at Kmax"},
     {"dcqcn_profile", "mlx5|paper", 0, 0, "mlx5", "DCQCN parameter profile"},
-    {"dcqcn_time_reset_us", "int", -1, U32, "-1", "rp_time_reset; -1 = profile"},
+    {"dcqcn_time_reset_us", "int", -1, NICC_MAX_PERIOD_US, "-1", "rp_time_reset; -1 = profile"},
     {"dcqcn_byte_reset", "int", -1, U32, "-1", "rp_byte_reset (0 = off); -1 = profile"},
-    {"dcqcn_ai_mbps", "int", -1, U32, "-1", "rp_ai_rate; -1 = profile"},
-    {"dcqcn_hai_mbps", "int", -1, U32, "-1", "rp_hai_rate; -1 = profile"},
-    {"dcqcn_threshold", "int", -1, U32, "-1", "rp_threshold (F); -1 = profile"},
-    {"dcqcn_cnp_interval_us", "int", -1, U32, "-1", "np_min_time_between_cnps; -1 = profile"},
-    {"dcqcn_monitor_us", "int", -1, U32, "-1", "rp_rate_reduce_monitor_period; -1 = profile"},
-    {"dcqcn_g", "int", -1, U32, "-1", "rp_dce_tcp_g (/1024); -1 = profile"},
+    {"dcqcn_ai_mbps", "int", -1, NICC_MAX_LINE_RATE_MBPS, "-1", "rp_ai_rate; -1 = profile"},
+    {"dcqcn_hai_mbps", "int", -1, NICC_MAX_LINE_RATE_MBPS, "-1", "rp_hai_rate; -1 = profile"},
+    {"dcqcn_threshold", "int", -1, 31, "-1", "rp_threshold (F); -1 = profile"},
+    {"dcqcn_cnp_interval_us", "int", -1, NICC_MAX_PERIOD_US, "-1", "np_min_time_between_cnps; -1 = profile"},
+    {"dcqcn_monitor_us", "int", -1, NICC_MAX_PERIOD_US, "-1", "rp_rate_reduce_monitor_period; -1 = profile"},
+    {"dcqcn_g", "int", -1, 1023, "-1", "rp_dce_tcp_g (/1024); -1 = profile"},
     {"hpcc_profile", "paper|later", 0, 0, "paper",
      "HPCC profile (paper: maxStage 5; later: maxStage 0)"},
     {"hpcc_base_rtt_ns", "uint", 0, 1000000, "0", "HPCC T; 0 = profile (13 us)"},
@@ -590,21 +592,29 @@ NiccScenario::ConfigureNics(NiccNicHelper* nics) const
 {
     nics->SetNicAttribute("CongestionControl", StringValue(Get("cc")));
     nics->SetNicAttribute("SprayPolicy", StringValue(Get("spray")));
-    nics->SetNicAttribute("SprayEvBits", UintegerValue(U("ev_bits")));
-    nics->SetNicAttribute("DcqcnProfile", StringValue(Get("dcqcn_profile")));
-    nics->SetNicAttribute("DcqcnTimeResetUs", IntegerValue(I("dcqcn_time_reset_us")));
-    nics->SetNicAttribute("DcqcnByteReset", IntegerValue(I("dcqcn_byte_reset")));
-    nics->SetNicAttribute("DcqcnAiRateMbps", IntegerValue(I("dcqcn_ai_mbps")));
-    nics->SetNicAttribute("DcqcnHaiRateMbps", IntegerValue(I("dcqcn_hai_mbps")));
-    nics->SetNicAttribute("DcqcnThreshold", IntegerValue(I("dcqcn_threshold")));
-    nics->SetNicAttribute("DcqcnCnpIntervalUs", IntegerValue(I("dcqcn_cnp_interval_us")));
-    nics->SetNicAttribute("DcqcnRateReduceMonitorUs", IntegerValue(I("dcqcn_monitor_us")));
-    nics->SetNicAttribute("DcqcnG", IntegerValue(I("dcqcn_g")));
-    nics->SetNicAttribute("HpccProfile", StringValue(Get("hpcc_profile")));
-    nics->SetNicAttribute("HpccBaseRtt", TimeValue(NanoSeconds(static_cast<int64_t>(U("hpcc_base_rtt_ns")))));
+    nics->SetNicAttribute("SprayEvBits", IntegerValue(I("ev_bits")));
+    // Scenario profile values "paper"/"later" are the registry's
+    // "dcqcn-paper" / "hpcc-paper" / "hpcc-later" on the NIC.
+    const std::string dcqcnProfile = Get("dcqcn_profile");
+    nics->SetNicAttribute("DcqcnProfile",
+                          StringValue(dcqcnProfile == "paper" ? "dcqcn-paper" : dcqcnProfile));
+    nics->SetNicAttribute("DcqcnRpTimeReset", IntegerValue(I("dcqcn_time_reset_us")));
+    nics->SetNicAttribute("DcqcnRpByteReset", IntegerValue(I("dcqcn_byte_reset")));
+    nics->SetNicAttribute("DcqcnRpAiRate", IntegerValue(I("dcqcn_ai_mbps")));
+    nics->SetNicAttribute("DcqcnRpHaiRate", IntegerValue(I("dcqcn_hai_mbps")));
+    nics->SetNicAttribute("DcqcnRpThreshold", IntegerValue(I("dcqcn_threshold")));
+    nics->SetNicAttribute("DcqcnNpMinTimeBetweenCnps", IntegerValue(I("dcqcn_cnp_interval_us")));
+    nics->SetNicAttribute("DcqcnRpRateReduceMonitorPeriod", IntegerValue(I("dcqcn_monitor_us")));
+    nics->SetNicAttribute("DcqcnRpDceTcpG", IntegerValue(I("dcqcn_g")));
+    const std::string hpccProfile = Get("hpcc_profile");
+    nics->SetNicAttribute("HpccProfile", StringValue(hpccProfile == "paper"   ? "hpcc-paper"
+                                                     : hpccProfile == "later" ? "hpcc-later"
+                                                                              : hpccProfile));
+    const int64_t baseRttNs = I("hpcc_base_rtt_ns");
+    nics->SetNicAttribute("HpccBaseRttNs", IntegerValue(baseRttNs > 0 ? baseRttNs : -1));
     nics->SetNicAttribute("HpccEtaPpm", IntegerValue(I("hpcc_eta_ppm")));
     nics->SetNicAttribute("HpccMaxStage", IntegerValue(I("hpcc_max_stage")));
-    nics->SetNicAttribute("HpccWaiBytes", IntegerValue(I("hpcc_wai_bytes")));
+    nics->SetNicAttribute("HpccWAiBytes", IntegerValue(I("hpcc_wai_bytes")));
     nics->SetNicAttribute("Recovery",
                          EnumValue(UseSelectiveRepeat() ? NiccNic::SELECTIVE_REPEAT
                                                       : NiccNic::GO_BACK_N));
