@@ -215,7 +215,7 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                       MakeStringChecker())
         .AddAttribute("EcnRuleProfile",
                       "ECN path rule (UEC NSCC) profile: " +
-                          nicc::host::ProfileList(nicc::spray::kEcnRuleTable) +
+                          nicc::host::ProfileList(nicc::ecn_path::kParamTable) +
                           ". EcnRule* parameters at -1 take its values.",
                       StringValue("ecn-off"),
                       Field<StringValue>(of, &NiccNicConfig::ecnRuleProfile),
@@ -330,11 +330,11 @@ NiccNicConfig::Compile(uint32_t lineMbps,
         return fail("HpccProfile: '" + hpccProfile + "' is not one of " +
                     nicc::host::ProfileList(nicc::hpcc::kParamTable));
     }
-    const int32_t eProfile = nicc::FindProfile(nicc::spray::kEcnRuleTable, ecnRuleProfile.c_str());
+    const int32_t eProfile = nicc::FindProfile(nicc::ecn_path::kParamTable, ecnRuleProfile.c_str());
     if (eProfile < 0)
     {
         return fail("EcnRuleProfile: '" + ecnRuleProfile + "' is not one of " +
-                    nicc::host::ProfileList(nicc::spray::kEcnRuleTable));
+                    nicc::host::ProfileList(nicc::ecn_path::kParamTable));
     }
 
     // Profiles first, then the backend's own values, then every row set
@@ -347,9 +347,10 @@ NiccNicConfig::Compile(uint32_t lineMbps,
     nicc::LoadProfile(nicc::spray::kParamTable, nicc::spray::kDefault, &sp);
     sp.policy = static_cast<nicc::spray::Policy>(nicc::spray::kPolicies[policy].code);
     sp.flow_label = (node * 0x9E3779B1u) & nicc::spray::kFlowLabelMax;
-    nicc::spray::EcnRule rule =
-        nicc::spray::EcnRule::Of(static_cast<nicc::spray::EcnProfile>(eProfile));
-    const auto targets = std::make_tuple(&dp, &hp, &sp, &rule);
+    nicc::ecn_path::Rule rule =
+        nicc::ecn_path::Rule::Of(static_cast<nicc::ecn_path::Profile>(eProfile));
+    nicc::hal::DriverParams driver = nicc::hal::DriverParams::Of(cc, lineMbps);
+    const auto targets = std::make_tuple(&driver, &dp, &hp, &sp, &rule);
     uint32_t index = 0;
     nicc::host::ForEachTable([&](const auto& t) {
         auto* p = Target(t, targets);
@@ -362,7 +363,7 @@ NiccNicConfig::Compile(uint32_t lineMbps,
         }
     });
 
-    const nicc::Status st = nicc::hal::InitDriverConfig(cc, dp, hp, sp, rule, out);
+    const nicc::Status st = nicc::hal::InitDriverConfig(driver, dp, hp, sp, rule, out);
     if (!st.ok())
     {
         const char* field = st.field ? st.field : "?";

@@ -106,13 +106,14 @@ uint32_t
 NiccNic::TxQpStateBytes()
 {
     return static_cast<uint32_t>(sizeof(NiccQpSender::TxQp) + NiccQpScheduler::QpStateBytes() +
-                                 sizeof(nicc::hal::FlowSlot) + sizeof(uint32_t));
+                                 sizeof(TxSlot) + sizeof(uint32_t));
 }
 
 uint32_t
 NiccNic::RxQpStateBytes()
 {
-    return static_cast<uint32_t>(NiccQpReceiver::QpStateBytes() + sizeof(nicc::hal::FlowSlot));
+    return static_cast<uint32_t>(NiccQpReceiver::QpStateBytes() + sizeof(nicc::hal::ReceiverSlot) +
+                                 sizeof(uint32_t));
 }
 
 bool
@@ -129,9 +130,11 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     }
     m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc;
     m_dev = dev;
-    m_drv = std::make_unique<nicc::hal::Driver<NiccNic, MAX_FLOWS>>();
-    m_drv->Init(&m_cfg, this);
-    m_flowOwner.assign(MAX_FLOWS, 0);
+    m_drv = std::make_unique<Driver>();
+    const nicc::Status st = m_drv->Init(&m_cfg, this);
+    NS_ABORT_MSG_UNLESS(st.ok(), "NiccNic: the sender slot cannot run this configuration");
+    m_txOwner.assign(MAX_FLOWS, 0);
+    m_rxOwner.assign(MAX_FLOWS, 0);
     m_sched.Init(&m_sender, dev);
     m_sender.Init(&m_config,
                   node,
@@ -173,7 +176,7 @@ NiccNic::StartQp(uint32_t qpn)
         NS_LOG_WARN("driver table full (" << MAX_FLOWS << " flows): QP " << qpn
                                           << " waits for a slot");
         m_flowTableFullTrace(false, qp.dst, qpn);
-        m_waiting.push_back(qpn);
+        m_waitingTx.push_back(qpn);
     }
 }
 
@@ -181,11 +184,11 @@ bool
 NiccNic::OpenTx(uint32_t qpn)
 {
     nicc::hal::FlowId f;
-    if (!m_drv->Open(qpn, m_sender.Seed(qpn), &f).ok())
+    if (!m_drv->OpenTx(qpn, m_sender.Seed(qpn), &f).ok())
     {
         return false;
     }
-    m_flowOwner[f] = qpn;
+    m_txOwner[f] = qpn;
     m_sender.Start(qpn, f, m_drv->WindowBytes(f));
     m_sched.Start(qpn, m_drv->RateKbps(f));
     m_sched.MakeSendable(qpn);
@@ -196,17 +199,19 @@ void
 NiccNic::ServeWaiting()
 {
     // Refused flows take freed slots in the order they were refused.
-    while (!m_waiting.empty() && m_drv->size() < MAX_FLOWS)
+    while (!m_waitingTx.empty() && m_drv->tx_size() < MAX_FLOWS)
     {
-        const uint32_t w = m_waiting.front();
-        m_waiting.pop_front();
-        if (!(w & RX_FLAG))
+        const uint32_t qpn = m_waitingTx.front();
+        m_waitingTx.pop_front();
+        (void)OpenTx(qpn);
+    }
+    while (!m_waitingRx.empty() && m_drv->rx_size() < MAX_FLOWS)
+    {
+        const uint32_t idx = m_waitingRx.front();
+        m_waitingRx.pop_front();
+        if (!m_receiver.Qp(idx).done)
         {
-            (void)OpenTx(w);
-        }
-        else if (!m_receiver.Qp(w & ~RX_FLAG).done)
-        {
-            (void)OpenRx(w & ~RX_FLAG);
+            (void)OpenRx(idx);
         }
     }
 }
@@ -260,7 +265,7 @@ NiccNic::CloseTx(uint32_t qpn)
 {
     m_sender.Complete(qpn);
     NiccQpSender::TxQp& qp = m_sender.Qp(qpn);
-    (void)m_drv->Close(qp.drvFlow);
+    (void)m_drv->CloseTx(qp.drvFlow);
     qp.drvFlow = nicc::hal::kNoFlow;
     m_flowCompleteTrace(qp.flowId, qpn, qp.sizeBytes, NanoSeconds(qp.finishNs - qp.startNs));
     ServeWaiting();
@@ -333,12 +338,12 @@ NiccNic::OpenRx(uint32_t idx)
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
     const uint32_t key = static_cast<uint32_t>((static_cast<uint64_t>(rx.src) << 32) | rx.qpn);
     nicc::hal::FlowId f;
-    if (!m_drv->Open(RX_FLAG | idx, key, &f).ok())
+    if (!m_drv->OpenRx(key, &f).ok())
     {
         return false;
     }
     rx.drvFlow = f;
-    m_flowOwner[f] = RX_FLAG | idx;
+    m_rxOwner[f] = idx;
     return true;
 }
 
@@ -355,20 +360,20 @@ NiccNic::OnData(Ptr<Packet> p)
         NS_LOG_WARN("driver table full (" << MAX_FLOWS << " flows): no notification point for flow "
                                           << h.GetSrc() << "/" << h.GetQpn() << " yet");
         m_flowTableFullTrace(true, h.GetSrc(), h.GetQpn());
-        m_waiting.push_back(RX_FLAG | idx);
+        m_waitingRx.push_back(idx);
     }
     const bool ce = m_receiver.Arrive(idx, h);
     const nicc::hal::FlowId f = m_receiver.Qp(idx).drvFlow;
     if (f != nicc::hal::kNoFlow)
     {
         // Notification point; may Apply(kActSendCnp).
-        (void)m_drv->Deliver(f, nicc::hal::Event::RxData(ce), NicNow());
+        (void)m_drv->DeliverRx(f, nicc::hal::Event::RxData(ce), NicNow());
     }
     m_receiver.Place(idx, h);
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
     if (rx.done && rx.drvFlow != nicc::hal::kNoFlow)
     {
-        (void)m_drv->Close(rx.drvFlow);
+        (void)m_drv->CloseRx(rx.drvFlow);
         rx.drvFlow = nicc::hal::kNoFlow;
         ServeWaiting();
     }
@@ -379,17 +384,18 @@ NiccNic::OnData(Ptr<Packet> p)
 // ---------------------------------------------------------------------------
 
 void
+NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
+{
+    if (a.Has(nicc::kActSendCnp))
+    {
+        m_receiver.SendCnp(m_rxOwner[flow]);
+    }
+}
+
+void
 NiccNic::Apply(nicc::hal::FlowId flow, const nicc::Action& a)
 {
-    const uint32_t owner = m_flowOwner[flow];
-    if (owner & RX_FLAG)
-    {
-        if (a.Has(nicc::kActSendCnp))
-        {
-            m_receiver.SendCnp(owner & ~RX_FLAG);
-        }
-        return;
-    }
+    const uint32_t owner = m_txOwner[flow];
     NiccQpSender::TxQp& qp = m_sender.Qp(owner);
     if (a.Has(nicc::kActSetRate))
     {

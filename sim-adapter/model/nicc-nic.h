@@ -1,8 +1,9 @@
 /*
  * nicc-nic.h — the RoCEv2 NIC of the nicc fabric: queue pairs (QPs) whose
  * congestion control and path selection run in the nicc engine, hosted
- * through the HAL driver (nicc::hal::Driver<NiccNic, MAX_FLOWS>; this class
- * is the driver's backend and implements Apply()).
+ * through the HAL driver (nicc::hal::Driver with separate sender and
+ * receiver tables; this class is the driver's backend and implements Apply()
+ * for senders and ApplyRx() for receivers).
  *
  * NiccNic is the ns-3 Object (Attributes, trace sources, counters) and the
  * HAL backend: every call into the engine (open/close a flow, deliver an
@@ -64,9 +65,13 @@ namespace ns3
 class NiccNic : public Object
 {
   public:
-    /// Driver flow-table capacity per NIC: sender QPs plus receiver flows
-    /// (each needs a notification-point slot). 144 B per slot.
+    /// Driver flow-table capacity per NIC, for sender QPs and, separately,
+    /// for receiver flows (each needs a notification-point slot).
     static constexpr uint32_t MAX_FLOWS = 1024;
+    /// The sender slot runs any CC and spray policy (chosen by Attribute at
+    /// run time); the receiver slot holds DCQCN's notification point.
+    using TxSlot = nicc::hal::AnySenderSlot;
+    using Driver = nicc::hal::Driver<NiccNic, TxSlot, MAX_FLOWS, MAX_FLOWS>;
     /// Selective-repeat placement window in packets (bitmap bits per
     /// receiver QP); packets further ahead are dropped and recovered.
     static constexpr uint32_t SR_WINDOW = NiccNicConfig::SR_WINDOW;
@@ -104,8 +109,10 @@ class NiccNic : public Object
     /// records). Returns the QP number (index on this NIC).
     uint32_t AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start);
 
-    /// HAL backend: carry out an engine action for driver flow `flow`.
+    /// HAL backend: carry out an engine action for sender flow `flow`.
     void Apply(nicc::hal::FlowId flow, const nicc::Action& action);
+    /// HAL backend: carry out an engine action for receiver flow `flow` (a CNP).
+    void ApplyRx(nicc::hal::FlowId flow, const nicc::Action& action);
 
     // Per-QP state (sender side).
     uint32_t GetNQps() const { return m_sender.GetNQps(); }
@@ -154,8 +161,6 @@ class NiccNic : public Object
     void DoDispose() override;
 
   private:
-    static constexpr uint32_t RX_FLAG = 0x80000000u; ///< m_flowOwner: receiver flow
-
     static NiccNicConfig* ConfigOf(const ObjectBase* object);
 
     void StartQp(uint32_t qpn);
@@ -175,8 +180,9 @@ class NiccNic : public Object
 
     // Engine.
     nicc::hal::DriverConfig m_cfg{};
-    std::unique_ptr<nicc::hal::Driver<NiccNic, MAX_FLOWS>> m_drv;
-    std::vector<uint32_t> m_flowOwner; ///< driver FlowId -> qpn or RX_FLAG|rx index
+    std::unique_ptr<Driver> m_drv;
+    std::vector<uint32_t> m_txOwner; ///< sender FlowId -> qpn
+    std::vector<uint32_t> m_rxOwner; ///< receiver FlowId -> receiver QP index
     bool m_intOn{false};
 
     Ptr<NiccNetDevice> m_dev;
@@ -186,7 +192,8 @@ class NiccNic : public Object
     uint64_t m_cnpsReceived{0};
     uint64_t m_flowTableFullTx{0};
     uint64_t m_flowTableFullRx{0};
-    std::deque<uint32_t> m_waiting; ///< refused flows (qpn or RX_FLAG|rx index), FIFO
+    std::deque<uint32_t> m_waitingTx; ///< refused sender QPs, FIFO
+    std::deque<uint32_t> m_waitingRx; ///< refused receiver flows (receiver QP index), FIFO
 
     // Trace sources.
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowCompleteTrace;

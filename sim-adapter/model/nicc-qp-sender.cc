@@ -304,12 +304,11 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
                                ev);
     e->bytes = newlyAcked;
     e->rtt_ns = nowNic - h.GetPsn(); // wraps: the echo is the NIC clock
-    size_t len = 0;
-    if (m_intOn && h.HasInt() && (!m_cfg->intProbeSinglePath || ev == qp.intEv) &&
-        nicc::EncodeIntStack(h.GetIntStack(), m_intBuf, sizeof(m_intBuf), &len).ok())
+    // The stack is already decoded (the header holds it as records); the
+    // event points at it for the duration of the engine call.
+    if (m_intOn && h.HasInt() && (!m_cfg->intProbeSinglePath || ev == qp.intEv))
     {
-        e->int_stack = m_intBuf;
-        e->int_len = static_cast<uint16_t>(len);
+        e->int_stack = &h.GetIntStack();
     }
     return true;
 }

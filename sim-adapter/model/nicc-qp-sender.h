@@ -154,7 +154,6 @@ class NiccQpSender : public NiccQpScheduler::Source
     Traces m_traces{};
     TimeoutCallback m_onTimeout;
     std::deque<TxQp> m_tx; ///< deque: references survive AddQp
-    uint8_t m_intBuf[nicc::IntStackBytes(nicc::kIntMaxHops)];
 
     uint64_t m_txDataBytes{0};
     uint64_t m_txDataPackets{0};
