@@ -263,9 +263,9 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     *r = NiccScenarioResult{};
     r->scenario = m_label.empty() ? m_name : m_label;
     r->fabric = true;
-    const uint64_t seed = U("seed");
-    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
-    RngSeedManager::SetRun(1);
+    const RngScope rng(U("seed"), U("run"));
+    r->rngSeed = rng.seed;
+    r->rngRun = rng.run;
     ObjectFactory sched;
     sched.SetTypeId(Get("scheduler") == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::MapScheduler");
     Simulator::SetScheduler(sched);
@@ -478,13 +478,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             edgeOf[id] = static_cast<int32_t>(h / hpl);
         }
     }
-    // Fixed RNG streams: a run depends on `seed` only.
-    int64_t stream = 0;
-    for (const auto& sw : fabric.GetSwitches())
-    {
-        stream += sw->AssignStreams(stream);
-    }
-
     NiccNicHelper nics;
     ConfigureNics(&nics);
     std::string nicError;
@@ -501,7 +494,15 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                                  ? NanoSeconds(static_cast<int64_t>(std::llround(D("traffic_stop_ms") * 1e6)))
                                  : stop;
     const DataRate hostRate(static_cast<uint64_t>(hostBps));
-    NiccWorkload work(&nics, t.hosts, seed);
+    NiccWorkload work(&nics, t.hosts);
+    // Fixed stream numbers (the workload's, then one per switch): a run
+    // depends on RngSeed / RngRun and the keys only, not on what ran before
+    // it in the same process.
+    int64_t stream = work.AssignStreams(0);
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        stream += sw->AssignStreams(stream);
+    }
     work.StartPoisson(&cdf, poissonLoad, hostRate, Seconds(0), trafficStop);
     work.StartIncast(D("incast_load"), static_cast<uint32_t>(U("incast_fanin")), U("incast_bytes"),
                      hostRate, Seconds(0), trafficStop);

@@ -81,7 +81,13 @@ const std::vector<NiccScenarioKey> kKeys = {
     {"sample_ns", "uint", 10, 1e9, "1000", "queue sampling period"},
     {"rate_window_us", "double", 1, 1e6, "100",
      "throughput window (per flow for incast/fairness, per traffic kind for fabric scenarios)"},
-    {"seed", "uint", 1, U32, "1", "seed of every random choice (RED draws, spray, workloads)"},
+    {"seed", "uint", 0, U32, "0",
+     "ns-3 RngSeed of every simulation-level random choice (workload arrivals, sizes and "
+     "destinations, RED marking, switch spraying); 0 = the RngSeed global value (1 unless "
+     "NS_GLOBAL_VALUE sets it). The engine's spray PRNG is seeded per QP, not from it"},
+    {"run", "uint", 0, U32, "0",
+     "ns-3 RngRun: independent replications under one seed; 0 = the RngRun global value "
+     "(nicc-sim --RngRun=N or NS_GLOBAL_VALUE=\"RngRun=N\"; 1 by default)"},
     {"scheduler", "pq|map", 0, 0, "pq", "ns-3 core scheduler: PriorityQueue or Map"},
     // Fabric scenarios (leaf-spine, ai-cluster).
     {"topology", "leaf-spine|fat-tree|rail|file", 0, 0, "leaf-spine",
@@ -488,6 +494,22 @@ NiccScenario::KeyHelp()
     return os.str();
 }
 
+NiccScenario::RngScope::RngScope(uint64_t seedKey, uint64_t runKey)
+    : seed(seedKey > 0 ? static_cast<uint32_t>(seedKey) : RngSeedManager::GetSeed()),
+      run(runKey > 0 ? runKey : RngSeedManager::GetRun()),
+      m_oldSeed(RngSeedManager::GetSeed()),
+      m_oldRun(RngSeedManager::GetRun())
+{
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(run);
+}
+
+NiccScenario::RngScope::~RngScope()
+{
+    RngSeedManager::SetSeed(m_oldSeed);
+    RngSeedManager::SetRun(m_oldRun);
+}
+
 NiccScenario::NiccScenario()
 {
     std::string ignored;
@@ -624,8 +646,9 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     const auto wall0 = std::chrono::steady_clock::now();
     *r = NiccScenarioResult{};
     r->scenario = m_label.empty() ? m_name : m_label;
-    RngSeedManager::SetSeed(static_cast<uint32_t>(U("seed")));
-    RngSeedManager::SetRun(1);
+    const RngScope rng(U("seed"), U("run"));
+    r->rngSeed = rng.seed;
+    r->rngRun = rng.run;
     ObjectFactory sched;
     sched.SetTypeId(Get("scheduler") == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::MapScheduler");
     Simulator::SetScheduler(sched);
@@ -652,8 +675,8 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     fabric.SetSwitchAttribute("EcnPmax", DoubleValue(D("ecn_pmax")));
     NiccIncastTopology t =
         fabric.BuildIncast(senders, DataRate(static_cast<uint64_t>(bps)), delay);
-    // Fixed RNG streams: a run depends on `seed` only, not on what ran
-    // before it in the same process.
+    // Fixed RNG streams: a run depends on RngSeed / RngRun and the keys
+    // only, not on what ran before it in the same process.
     t.sw->AssignStreams(0);
 
     NiccNicHelper nics;

@@ -106,6 +106,8 @@ struct NiccScenarioResult
     std::vector<std::vector<double>> rateSeriesGbps;
     uint32_t txQpStateBytes{0};
     uint32_t rxQpStateBytes{0};
+    uint32_t rngSeed{0}; ///< ns-3 RngSeed the run used (key `seed`, else the global value)
+    uint64_t rngRun{0};  ///< ns-3 RngRun the run used (key `run`, else --RngRun / NS_GLOBAL_VALUE)
 
     // Fabric scenarios (leaf-spine, ai-cluster) only.
     bool fabric{false};
@@ -179,6 +181,24 @@ class NiccScenario
     static std::string DataDir();
 
   private:
+    /// RngSeed / RngRun for one run: the keys' values, or (0) the global
+    /// values; the previous values come back when the scope ends, so a
+    /// scenario leaves the process's RngRun as it found it.
+    class RngScope
+    {
+      public:
+        RngScope(uint64_t seedKey, uint64_t runKey);
+        ~RngScope();
+        RngScope(const RngScope&) = delete;
+        RngScope& operator=(const RngScope&) = delete;
+        const uint32_t seed;
+        const uint64_t run;
+
+      private:
+        uint32_t m_oldSeed;
+        uint64_t m_oldRun;
+    };
+
     bool RunFabric(NiccScenarioResult* out, std::string* error);
     /// Every NIC attribute from the keys (cc, dcqcn_*, hpcc_*, spray, recovery, ...).
     void ConfigureNics(NiccNicHelper* nics) const;

@@ -15,7 +15,9 @@
  * Progress (simulated time, %, events/s) goes to stderr once a run has
  * taken 2 s of wall time.
  */
+#include "ns3/global-value.h"
 #include "ns3/nicc-module.h"
+#include "ns3/uinteger.h"
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -52,6 +54,11 @@ ABSL_FLAG(bool, plots, true,
           "fabric scenarios: draw the PNG plots next to the data with --plot_script (needs "
           "Debian's python3-matplotlib; without it the data is still written and exit is 0)");
 ABSL_FLAG(std::string, plot_script, NICC_SIM_PLOT_SCRIPT, "the plotting script run by --plots");
+ABSL_FLAG(uint32_t, RngRun, 0,
+          "ns-3 RngRun (as any ns-3 program's --RngRun; NS_GLOBAL_VALUE=\"RngRun=N\" works too): "
+          "the replication used when the scenario's `run` key is 0; 0 = leave it (1 by default)");
+ABSL_FLAG(uint32_t, RngSeed, 0,
+          "ns-3 RngSeed, used when the scenario's `seed` key is 0; 0 = leave it (1 by default)");
 
 extern char** environ;
 
@@ -339,7 +346,7 @@ void
 PrintHelp()
 {
     std::string text = std::string("nicc-sim: ") + std::string(absl::ProgramUsageMessage()) + "\nFlags:\n";
-    for (const char* name : {"scenario", "set", "out", "progress", "plots", "plot_script"})
+    for (const char* name : {"scenario", "set", "out", "progress", "plots", "plot_script", "RngRun", "RngSeed"})
     {
         const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
         if (!f)
@@ -441,6 +448,16 @@ main(int argc, char* argv[])
         pairs.push_back(p);
     }
 
+    // ns-3's global values, as ns3::CommandLine would set them.
+    if (absl::GetFlag(FLAGS_RngRun) > 0)
+    {
+        ns3::GlobalValue::Bind("RngRun", ns3::UintegerValue(absl::GetFlag(FLAGS_RngRun)));
+    }
+    if (absl::GetFlag(FLAGS_RngSeed) > 0)
+    {
+        ns3::GlobalValue::Bind("RngSeed", ns3::UintegerValue(absl::GetFlag(FLAGS_RngSeed)));
+    }
+
     ns3::NiccScenario scenario;
     std::string error;
     const std::string which = absl::GetFlag(FLAGS_scenario);
@@ -500,6 +517,7 @@ main(int argc, char* argv[])
     {
         j["config"][k.name] = scenario.Get(k.name);
     }
+    j["rng"] = {{"seed", r.rngSeed}, {"run", r.rngRun}};
     j["flows"] = {{"total", r.flows.size()}, {"completed", r.Completed()}};
     j["fct_slowdown"] = {{"p50", r.SlowdownPercentile(0.50)},
                          {"p95", r.SlowdownPercentile(0.95)},
