@@ -1,0 +1,96 @@
+/*
+ * nicc-nic-config.h — the settings of a NiccNic: every Attribute's storage,
+ * the Attribute list itself, and their compilation into the engine's
+ * configuration (nicc::hal::DriverConfig).
+ *
+ * NiccNic::GetTypeId() adds these Attributes to ns3::NiccNic; the values
+ * live in the NIC's NiccNicConfig member, which the sender, receiver and
+ * scheduler read. Compile() runs once, at Install().
+ *
+ *   NiccNicConfig c;                       // Attribute defaults
+ *   nicc::hal::DriverConfig drv;
+ *   std::string err;
+ *   if (!c.Compile(100000, nodeId, &drv, &err)) ...;   // err names the Attribute
+ *
+ * Units: as each Attribute says (us, ns, bytes, Mb/s).
+ */
+#ifndef NICC_NIC_CONFIG_H
+#define NICC_NIC_CONFIG_H
+
+#include "ns3/nstime.h"
+#include "ns3/object-base.h"
+#include "ns3/type-id.h"
+
+#include "nicc/hal/driver.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup nicc
+ * \brief Attribute values of a NiccNic and their engine configuration.
+ */
+struct NiccNicConfig
+{
+    /// Loss recovery (the values of NiccNic::Recovery).
+    enum Recovery : uint8_t
+    {
+        GO_BACK_N = 0,
+        SELECTIVE_REPEAT = 1,
+    };
+    /// Selective-repeat placement window in packets.
+    static constexpr uint32_t SR_WINDOW = 256;
+    static constexpr uint8_t OP_LAST = 1;     ///< DATA opFlags: last packet of the message
+    static constexpr uint8_t OP_ECN_ECHO = 1; ///< ACK opFlags: CE seen since the last ACK
+
+    /// Adds every Attribute to `tid`; `of` finds the config of an object
+    /// of that TypeId.
+    static TypeId AddAttributes(TypeId tid, NiccNicConfig* (*of)(const ObjectBase*));
+
+    /// Compiles the engine configuration for a port of `lineMbps` on node
+    /// `node` (the spray flow label derives from it). On a bad value returns
+    /// false with a message naming the Attribute or engine field.
+    bool Compile(uint32_t lineMbps,
+                 uint32_t node,
+                 nicc::hal::DriverConfig* out,
+                 std::string* error) const;
+
+    // Engine selection.
+    std::string ccName{"dcqcn"};
+    std::string sprayName{"ecmp"};
+    uint32_t evBits{4};
+    std::string dcqcnProfile{"mlx5"};
+    int64_t dcqcnTimeResetUs{-1};
+    int64_t dcqcnByteReset{-1};
+    int64_t dcqcnAiMbps{-1};
+    int64_t dcqcnHaiMbps{-1};
+    int64_t dcqcnThreshold{-1};
+    int64_t dcqcnCnpIntervalUs{-1};
+    int64_t dcqcnMonitorUs{-1};
+    int64_t dcqcnG1024{-1};
+    std::string hpccProfile{"paper"};
+    Time hpccBaseRtt{0};
+    int64_t hpccEtaPpm{-1};
+    int64_t hpccMaxStage{-1};
+    int64_t hpccWaiBytes{-1};
+    bool ecnRule{false};
+    Time ecnRuleLowDelay{MicroSeconds(4)};
+
+    // NIC.
+    uint32_t ackInterval{1};
+    uint8_t recovery{GO_BACK_N};
+    Time rto{MilliSeconds(4)};
+    uint8_t dataPriority{1};
+    bool ect{true};
+    uint8_t intMultLog2{0};
+    uint32_t payloadSize{0};
+    bool intProbeSinglePath{false};
+    uint32_t srNackThreshold{1};
+};
+
+} // namespace ns3
+
+#endif // NICC_NIC_CONFIG_H

@@ -1,0 +1,232 @@
+/*
+ * nicc-qp-receiver.cc — NiccQpReceiver: delivery, placement, ACK/NACK, CNP.
+ */
+#include "nicc-qp-receiver.h"
+
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+void
+NiccQpReceiver::Init(const NiccNicConfig* cfg, uint32_t node, Ptr<NiccNetDevice> dev, Traces traces)
+{
+    m_cfg = cfg;
+    m_node = node;
+    m_dev = dev;
+    m_traces = traces;
+}
+
+uint32_t
+NiccQpReceiver::QpStateBytes()
+{
+    // Unordered-map node: key, value, next pointer, cached hash.
+    const uint32_t mapNode = sizeof(uint64_t) + sizeof(uint32_t) + 2 * sizeof(void*);
+    return static_cast<uint32_t>(sizeof(RxQp) + mapNode);
+}
+
+uint32_t
+NiccQpReceiver::Find(uint32_t src, uint32_t qpn, bool* isNew)
+{
+    const uint64_t key = (static_cast<uint64_t>(src) << 32) | qpn;
+    auto it = m_index.find(key);
+    if (it != m_index.end())
+    {
+        *isNew = false;
+        return it->second;
+    }
+    const uint32_t idx = static_cast<uint32_t>(m_rx.size());
+    RxQp rx{};
+    rx.src = src;
+    rx.qpn = qpn;
+    rx.nackedPsn = NO_PSN;
+    rx.lastPsn = NO_PSN;
+    rx.drvFlow = nicc::hal::kNoFlow;
+    m_rx.push_back(rx);
+    m_index.emplace(key, idx);
+    *isNew = true;
+    return idx;
+}
+
+bool
+NiccQpReceiver::Arrive(uint32_t idx, const NiccRoceHeader& h)
+{
+    ++m_rxDataPackets;
+    const bool ce = h.GetEcn() == NiccRoceHeader::CE;
+    if (ce)
+    {
+        ++m_rxCe;
+        m_rx[idx].ceSinceAck = 1;
+    }
+    return ce;
+}
+
+void
+NiccQpReceiver::DeliverInOrder(RxQp& rx, uint32_t psn, uint32_t bytes)
+{
+    rx.deliveredBytes += bytes;
+    m_rxDeliveredBytes += bytes;
+    (*m_traces.deliver)(rx.src, rx.qpn, psn, bytes);
+    if (psn == rx.lastPsn)
+    {
+        rx.done = 1; // the backend closes its engine flow
+    }
+}
+
+void
+NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
+{
+    RxQp* rx = &m_rx[idx];
+    const bool sr = m_cfg->recovery == NiccNicConfig::SELECTIVE_REPEAT;
+    const uint32_t nackThreshold = m_cfg->srNackThreshold;
+    const uint32_t psn = h.GetPsn();
+    const uint16_t payload = h.GetPayloadSize();
+    const bool last = (h.GetOpFlags() & NiccNicConfig::OP_LAST) != 0;
+    if (last)
+    {
+        rx->lastPsn = psn;
+        rx->lastPayload = payload;
+    }
+    else
+    {
+        rx->segPayload = payload;
+    }
+
+    if (static_cast<int32_t>(psn + 1 - rx->rcvHigh) > 0)
+    {
+        rx->rcvHigh = psn + 1;
+    }
+    if (psn == rx->rcvNxt)
+    {
+        DeliverInOrder(*rx, psn, payload);
+        ++rx->rcvNxt;
+        bool gap = false;
+        if (sr)
+        {
+            // Drain placed packets that are now in order; bounded by the window.
+            for (uint32_t k = 0; k < SR_WINDOW; ++k)
+            {
+                const uint32_t bit = rx->rcvNxt % SR_WINDOW;
+                uint64_t& word = rx->bitmap[bit / 64];
+                if (!(word & (1ULL << (bit % 64))))
+                {
+                    break;
+                }
+                word &= ~(1ULL << (bit % 64));
+                const uint32_t q = rx->rcvNxt;
+                DeliverInOrder(*rx, q, q == rx->lastPsn ? rx->lastPayload : rx->segPayload);
+                ++rx->rcvNxt;
+            }
+            for (uint64_t w : rx->bitmap)
+            {
+                gap = gap || w != 0;
+            }
+        }
+        // The next hole, once packets this far past it have arrived (or the
+        // message's last one has): in a lossless fabric a short hole is
+        // reordering by spraying, not loss, and fills by itself.
+        if (gap && rx->nackedPsn != rx->rcvNxt &&
+            (rx->rcvHigh - rx->rcvNxt > nackThreshold ||
+             (rx->lastPsn != NO_PSN && nackThreshold > 1)))
+        {
+            rx->nackedPsn = rx->rcvNxt;
+            SendAck(*rx, h, true);
+            return;
+        }
+        if (++rx->unacked >= m_cfg->ackInterval || last || rx->done)
+        {
+            SendAck(*rx, h, false);
+        }
+        return;
+    }
+    if (static_cast<int32_t>(psn - rx->rcvNxt) < 0)
+    {
+        ++m_rxDup;
+        SendAck(*rx, h, false); // duplicate: repeat the cumulative ACK
+        return;
+    }
+    // Ahead of the expected packet: a gap.
+    const uint32_t ahead = psn - rx->rcvNxt;
+    (*m_traces.outOfOrder)(ahead);
+    if (sr && ahead < SR_WINDOW)
+    {
+        const uint32_t bit = psn % SR_WINDOW;
+        uint64_t& word = rx->bitmap[bit / 64];
+        if (word & (1ULL << (bit % 64)))
+        {
+            ++m_rxDup;
+        }
+        else
+        {
+            word |= 1ULL << (bit % 64);
+            ++m_rxOooPlaced;
+        }
+    }
+    else
+    {
+        ++m_rxOooDiscarded;
+    }
+    const bool nackDue = !sr || ahead >= nackThreshold || (last && nackThreshold > 1);
+    if (rx->nackedPsn != rx->rcvNxt && nackDue)
+    {
+        rx->nackedPsn = rx->rcvNxt;
+        SendAck(*rx, h, true);
+    }
+    else if (++rx->unacked >= m_cfg->ackInterval)
+    {
+        SendAck(*rx, h, false); // keeps INT feedback flowing during recovery
+    }
+}
+
+void
+NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
+{
+    NiccRoceHeader h;
+    h.SetType(nack ? NiccRoceHeader::NACK : NiccRoceHeader::ACK);
+    h.SetSrc(m_node);
+    h.SetDst(rx.src);
+    h.SetSport(data.GetSport());
+    h.SetPriority(NiccNetDevice::CONTROL_CLASS);
+    h.SetQpn(rx.qpn);
+    h.SetPsn(data.GetAux()); // echo of the send time
+    h.SetAux(rx.rcvNxt);
+    h.SetOpFlags(rx.ceSinceAck ? NiccNicConfig::OP_ECN_ECHO : 0);
+    if (data.HasInt())
+    {
+        h.SetIntStack(data.GetIntStack());
+    }
+    rx.unacked = 0;
+    rx.ceSinceAck = 0;
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    if (nack)
+    {
+        ++m_nacksSent;
+    }
+    else
+    {
+        ++m_acksSent;
+    }
+    m_dev->Enqueue(p, NiccNetDevice::CONTROL_CLASS);
+}
+
+void
+NiccQpReceiver::SendCnp(uint32_t idx)
+{
+    // The engine's notification point paces CNPs (np_min_time_between_cnps);
+    // every request becomes one CNP to the sender's QP.
+    const RxQp& rx = m_rx[idx];
+    NiccRoceHeader h;
+    h.SetType(NiccRoceHeader::CNP);
+    h.SetSrc(m_node);
+    h.SetDst(rx.src);
+    h.SetSport(static_cast<uint16_t>(0xC000u | (rx.qpn & 0x3FFFu)));
+    h.SetPriority(NiccNetDevice::CONTROL_CLASS);
+    h.SetQpn(rx.qpn);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    ++m_cnpsSent;
+    m_dev->Enqueue(p, NiccNetDevice::CONTROL_CLASS);
+}
+
+} // namespace ns3

@@ -1,0 +1,203 @@
+/*
+ * nicc-qp-scheduler.cc — NiccQpScheduler: ready FIFO, paced heap, wake event.
+ */
+#include "nicc-qp-scheduler.h"
+
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+uint64_t
+NowPs()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()) * 1000;
+}
+
+// Ceiling of ps in ns: a paced QP is never woken before its time.
+uint64_t
+CeilNs(uint64_t ps)
+{
+    return (ps + 999) / 1000;
+}
+
+// One packet time of `wireBytes` at `rateKbps`, in ps.
+uint64_t
+PacketPs(uint32_t wireBytes, uint32_t rateKbps)
+{
+    return uint64_t{wireBytes} * 8ULL * 1000000000ULL / std::max<uint32_t>(rateKbps, 1);
+}
+} // namespace
+
+void
+NiccQpScheduler::Init(Source* source, Ptr<NiccNetDevice> dev)
+{
+    m_source = source;
+    m_dev = dev;
+}
+
+void
+NiccQpScheduler::Dispose()
+{
+    m_wake.Cancel();
+    m_dev = nullptr;
+}
+
+void
+NiccQpScheduler::AddQp()
+{
+    m_qp.push_back(Pace{});
+}
+
+void
+NiccQpScheduler::Start(uint32_t qpn, uint32_t rateKbps)
+{
+    m_qp[qpn].nextTxPs = NowPs();
+    m_qp[qpn].rateKbps = rateKbps;
+}
+
+void
+NiccQpScheduler::Requeue(uint32_t qpn)
+{
+    Pace& q = m_qp[qpn];
+    if (!m_source->CanSend(qpn))
+    {
+        q.where = IDLE; // an ACK, NACK, timeout or action wakes it
+        return;
+    }
+    // Due within the current ns counts as due: the device's wire time keeps
+    // picosecond carry, so a line-rate QP is due exactly when the wire frees.
+    if (q.nextTxPs <= NowPs() + 999)
+    {
+        q.where = READY;
+        m_ready.push_back(qpn);
+    }
+    else
+    {
+        q.where = PACED;
+        m_paced.emplace(q.nextTxPs, qpn);
+    }
+}
+
+void
+NiccQpScheduler::MakeSendable(uint32_t qpn)
+{
+    if (m_qp[qpn].where != IDLE)
+    {
+        return;
+    }
+    Requeue(qpn);
+    Kick();
+}
+
+void
+NiccQpScheduler::SetRate(uint32_t qpn, uint32_t rateKbps)
+{
+    Pace& q = m_qp[qpn];
+    const uint32_t old = q.rateKbps;
+    q.rateKbps = std::max<uint32_t>(rateKbps, 1);
+    if (q.rateKbps > old && q.where == PACED)
+    {
+        // A QP waiting out a slow rate's gap moves up to the new rate's;
+        // its old heap entry goes stale.
+        const uint64_t next = q.lastTxPs + PacketPs(q.lastTxBytes, q.rateKbps);
+        if (next < q.nextTxPs)
+        {
+            q.nextTxPs = std::max(next, NowPs());
+            m_paced.emplace(q.nextTxPs, qpn);
+            Kick();
+        }
+    }
+}
+
+void
+NiccQpScheduler::Kick()
+{
+    if (m_inPull)
+    {
+        return; // the device pulls again when this packet is on the wire
+    }
+    if (!m_ready.empty())
+    {
+        m_dev->TryTransmit();
+    }
+    else if (!m_paced.empty())
+    {
+        ArmWake(m_paced.top().first);
+    }
+}
+
+void
+NiccQpScheduler::ArmWake(uint64_t atPs)
+{
+    const uint64_t at = CeilNs(atPs);
+    const uint64_t now = NowPs() / 1000;
+    if (m_wake.IsRunning() && m_wakeNs <= at)
+    {
+        return;
+    }
+    m_wake.Cancel();
+    m_wakeNs = at;
+    m_wake = Simulator::Schedule(NanoSeconds(at - std::min(at, now)), &NiccQpScheduler::Wake, this);
+}
+
+void
+NiccQpScheduler::Wake()
+{
+    m_dev->TryTransmit();
+}
+
+uint32_t
+NiccQpScheduler::NextToSend()
+{
+    const uint64_t nowPs = NowPs();
+    while (!m_paced.empty() && m_paced.top().first <= nowPs + 999)
+    {
+        const auto [atPs, qpn] = m_paced.top();
+        m_paced.pop();
+        Pace& q = m_qp[qpn];
+        if (q.where == PACED && q.nextTxPs == atPs) // else superseded by a re-key
+        {
+            q.where = READY;
+            m_ready.push_back(qpn);
+        }
+    }
+    while (!m_ready.empty())
+    {
+        const uint32_t qpn = m_ready.front();
+        m_ready.pop_front();
+        Pace& q = m_qp[qpn];
+        q.where = IDLE;
+        if (!m_source->CanSend(qpn))
+        {
+            continue; // stays idle until something opens it
+        }
+        q.where = SENDING;
+        m_inPull = true;
+        return qpn;
+    }
+    if (!m_paced.empty())
+    {
+        ArmWake(m_paced.top().first);
+    }
+    return NONE;
+}
+
+void
+NiccQpScheduler::Sent(uint32_t qpn, uint32_t wireBytes)
+{
+    m_inPull = false;
+    // Pace: the next packet may start one packet time at the QP's rate
+    // after this one (or after its due time, if the wire made it late).
+    Pace& q = m_qp[qpn];
+    q.lastTxPs = std::max(q.nextTxPs, NowPs());
+    q.lastTxBytes = wireBytes;
+    q.nextTxPs = q.lastTxPs + PacketPs(wireBytes, q.rateKbps);
+    Requeue(qpn);
+}
+
+} // namespace ns3

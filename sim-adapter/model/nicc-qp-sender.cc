@@ -1,0 +1,328 @@
+/*
+ * nicc-qp-sender.cc — NiccQpSender: DATA packets, window, go-back-N and
+ * selective repeat, retransmission timeout.
+ */
+#include "nicc-qp-sender.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+#include "nicc/hal/clock.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+// splitmix64 finaliser: per-QP port salt and spray seeds from (node, qpn).
+inline uint64_t
+Mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return x;
+}
+
+inline uint64_t
+NowNs()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+}
+} // namespace
+
+void
+NiccQpSender::Init(const NiccNicConfig* cfg,
+                   uint32_t node,
+                   uint32_t seg,
+                   bool intOn,
+                   uint32_t evBits,
+                   NiccQpScheduler* sched,
+                   Traces traces,
+                   TimeoutCallback onTimeout)
+{
+    m_cfg = cfg;
+    m_node = node;
+    m_seg = seg;
+    m_intOn = intOn;
+    m_evBits = evBits;
+    m_sched = sched;
+    m_traces = traces;
+    m_onTimeout = onTimeout;
+}
+
+void
+NiccQpSender::Dispose()
+{
+    for (auto& qp : m_tx)
+    {
+        qp.timer.Cancel();
+        qp.rto.Cancel();
+    }
+    m_onTimeout = TimeoutCallback();
+}
+
+uint32_t
+NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
+{
+    NS_ABORT_MSG_UNLESS(bytes > 0, "a flow needs at least one byte");
+    const uint64_t npkts = (bytes + m_seg - 1) / m_seg;
+    NS_ABORT_MSG_UNLESS(npkts < NO_PSN && npkts * m_seg < (1ULL << 32),
+                        "message of " << bytes << " B exceeds the 32-bit sequence space");
+    const uint32_t qpn = static_cast<uint32_t>(m_tx.size());
+    TxQp qp{};
+    qp.sizeBytes = bytes;
+    qp.flowId = flowId;
+    qp.dst = dst;
+    qp.npkts = static_cast<uint32_t>(npkts);
+    qp.retxPsn = NO_PSN;
+    qp.drvFlow = nicc::hal::kNoFlow;
+    // Per-QP entropy: bits above the engine's EV index and below bit 14, so
+    // ports stay in RoCEv2's 0xC000..0xFFFF and EV indices survive the XOR.
+    const uint32_t evMask = (1u << m_evBits) - 1u;
+    qp.salt = static_cast<uint16_t>(Mix64((static_cast<uint64_t>(m_node) << 32) | qpn) & 0x3FFFu &
+                                    ~evMask);
+    m_tx.push_back(qp);
+    return qpn;
+}
+
+uint32_t
+NiccQpSender::Seed(uint32_t qpn) const
+{
+    return static_cast<uint32_t>(Mix64((static_cast<uint64_t>(m_node) << 32) | qpn));
+}
+
+void
+NiccQpSender::Start(uint32_t qpn, nicc::hal::FlowId f, uint32_t windowBytes)
+{
+    TxQp& qp = m_tx[qpn];
+    qp.drvFlow = f;
+    qp.started = 1;
+    qp.startNs = NowNs();
+    qp.windowBytes = windowBytes;
+}
+
+bool
+NiccQpSender::HasData(const TxQp& qp) const
+{
+    return !qp.done && qp.started && (qp.retxPsn != NO_PSN || qp.sndNxt < qp.npkts);
+}
+
+uint32_t
+NiccQpSender::Payload(const TxQp& qp, uint32_t psn) const
+{
+    return psn + 1 == qp.npkts ? static_cast<uint32_t>(qp.sizeBytes - uint64_t{psn} * m_seg) : m_seg;
+}
+
+uint32_t
+NiccQpSender::SeqBytes(const TxQp& qp, uint32_t psn) const
+{
+    return static_cast<uint32_t>(std::min<uint64_t>(uint64_t{psn} * m_seg, qp.sizeBytes));
+}
+
+bool
+NiccQpSender::WindowOpen(const TxQp& qp, uint32_t payload) const
+{
+    if (qp.retxPsn != NO_PSN)
+    {
+        return true; // a selective resend adds nothing in flight
+    }
+    if (m_cfg->recovery == NiccNicConfig::SELECTIVE_REPEAT &&
+        qp.sndNxt - qp.sndUna >= NiccNicConfig::SR_WINDOW)
+    {
+        return false; // the receiver places at most SR_WINDOW packets ahead
+    }
+    if (qp.windowBytes == 0)
+    {
+        return true;
+    }
+    const uint32_t inflight = SeqBytes(qp, qp.sndNxt) - SeqBytes(qp, qp.sndUna);
+    // One packet is always allowed: a window below the MTU still moves.
+    return inflight == 0 || inflight + payload <= qp.windowBytes;
+}
+
+bool
+NiccQpSender::CanSend(uint32_t qpn) const
+{
+    const TxQp& qp = m_tx[qpn];
+    return HasData(qp) && WindowOpen(qp, Payload(qp, qp.sndNxt < qp.npkts ? qp.sndNxt : 0));
+}
+
+uint16_t
+NiccQpSender::TakeForcedEv(uint32_t qpn)
+{
+    const uint16_t ev = m_tx[qpn].forcedEv;
+    m_tx[qpn].forcedEv = 0;
+    return ev;
+}
+
+Ptr<Packet>
+NiccQpSender::BuildData(uint32_t qpn, uint16_t ev)
+{
+    TxQp& qp = m_tx[qpn];
+    const uint64_t now = NowNs();
+    uint32_t psn;
+    if (qp.retxPsn != NO_PSN)
+    {
+        psn = qp.retxPsn;
+        qp.retxPsn = NO_PSN;
+    }
+    else
+    {
+        psn = qp.sndNxt++;
+    }
+    const uint32_t payload = Payload(qp, psn);
+    qp.lastEv = ev;
+    if (!qp.intEvSet)
+    {
+        qp.intEv = ev;
+        qp.intEvSet = 1;
+    }
+
+    NiccRoceHeader h;
+    h.SetType(NiccRoceHeader::DATA);
+    h.SetSrc(m_node);
+    h.SetDst(qp.dst);
+    h.SetSport(static_cast<uint16_t>(ev ^ qp.salt));
+    h.SetPriority(m_cfg->dataPriority);
+    h.SetEcn(m_cfg->ect ? NiccRoceHeader::ECT0 : NiccRoceHeader::NOT_ECT);
+    h.SetQpn(qpn);
+    h.SetPsn(psn);
+    h.SetAux(nicc::hal::ToNicTime(now));
+    h.SetPayloadSize(static_cast<uint16_t>(payload));
+    h.SetOpFlags(psn + 1 == qp.npkts ? NiccNicConfig::OP_LAST : 0);
+    if (m_intOn)
+    {
+        h.EnableInt(m_cfg->intMultLog2);
+    }
+    Ptr<Packet> p = Create<Packet>(payload);
+    p->AddHeader(h);
+
+    ++m_txDataPackets;
+    m_txDataBytes += payload;
+    if (psn < qp.sndMax)
+    {
+        ++m_retxPackets;
+        m_retxBytes += payload;
+        (*m_traces.retx)(qpn, psn);
+    }
+    else
+    {
+        qp.sndMax = psn + 1;
+    }
+    ArmRto(qp, qpn);
+    return p;
+}
+
+void
+NiccQpSender::ArmRto(TxQp& qp, uint32_t qpn)
+{
+    // Lazy timer: the deadline moves on progress; the event re-arms itself
+    // when it fires early, so a steady flow costs one event per RTO.
+    qp.rtoDeadlineNs = NowNs() + static_cast<uint64_t>(m_cfg->rto.GetNanoSeconds());
+    if (!qp.rto.IsRunning())
+    {
+        qp.rto = Simulator::Schedule(m_cfg->rto, &NiccQpSender::OnRto, this, qpn);
+    }
+}
+
+void
+NiccQpSender::OnRto(uint32_t qpn)
+{
+    TxQp& qp = m_tx[qpn];
+    if (qp.done || qp.sndUna >= qp.sndMax)
+    {
+        return; // nothing in flight; the next send re-arms
+    }
+    const uint64_t now = NowNs();
+    if (now < qp.rtoDeadlineNs)
+    {
+        qp.rto = Simulator::Schedule(NanoSeconds(qp.rtoDeadlineNs - now), &NiccQpSender::OnRto, this, qpn);
+        return;
+    }
+    ++m_timeouts;
+    (*m_traces.timeout)(qpn, qp.sndUna);
+    m_onTimeout(qpn, qp.lastEv);
+    // Both recovery modes go back to the oldest unacknowledged packet.
+    qp.sndNxt = qp.sndUna;
+    qp.retxPsn = NO_PSN;
+    ArmRto(qp, qpn);
+    m_sched->MakeSendable(qpn);
+}
+
+bool
+NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
+{
+    const uint32_t qpn = h.GetQpn();
+    if (!IsRunning(qpn))
+    {
+        return false;
+    }
+    TxQp& qp = m_tx[qpn];
+    const uint64_t now = NowNs();
+    const nicc::TimeNs nowNic = nicc::hal::ToNicTime(now);
+    uint32_t cum = std::min(h.GetAux(), qp.sndMax);
+    uint32_t newlyAcked = 0;
+    if (cum > qp.sndUna)
+    {
+        newlyAcked = SeqBytes(qp, cum) - SeqBytes(qp, qp.sndUna);
+        qp.sndUna = cum;
+        qp.rtoDeadlineNs = now + static_cast<uint64_t>(m_cfg->rto.GetNanoSeconds());
+        if (qp.retxPsn != NO_PSN && qp.retxPsn < qp.sndUna)
+        {
+            qp.retxPsn = NO_PSN;
+        }
+    }
+    if (qp.sndNxt < qp.sndUna)
+    {
+        qp.sndNxt = qp.sndUna;
+    }
+    const uint16_t ev = static_cast<uint16_t>(h.GetSport() ^ qp.salt);
+    if (nack)
+    {
+        *e = nicc::hal::Event::Nack(ev);
+        if (cum < qp.sndMax)
+        {
+            if (m_cfg->recovery == NiccNicConfig::GO_BACK_N)
+            {
+                qp.sndNxt = cum;
+                qp.retxPsn = NO_PSN;
+            }
+            else
+            {
+                qp.retxPsn = cum;
+            }
+        }
+        return true;
+    }
+    *e = nicc::hal::Event::Ack(SeqBytes(qp, qp.sndUna),
+                               SeqBytes(qp, qp.sndNxt),
+                               (h.GetOpFlags() & NiccNicConfig::OP_ECN_ECHO) != 0,
+                               ev);
+    e->bytes = newlyAcked;
+    e->rtt_ns = nowNic - h.GetPsn(); // wraps: the echo is the NIC clock
+    size_t len = 0;
+    if (m_intOn && h.HasInt() && (!m_cfg->intProbeSinglePath || ev == qp.intEv) &&
+        nicc::EncodeIntStack(h.GetIntStack(), m_intBuf, sizeof(m_intBuf), &len).ok())
+    {
+        e->int_stack = m_intBuf;
+        e->int_len = static_cast<uint16_t>(len);
+    }
+    return true;
+}
+
+void
+NiccQpSender::Complete(uint32_t qpn)
+{
+    TxQp& qp = m_tx[qpn];
+    qp.done = 1;
+    qp.finishNs = NowNs();
+    qp.timer.Cancel();
+    qp.rto.Cancel();
+}
+
+} // namespace ns3

@@ -1,0 +1,166 @@
+/*
+ * nicc-qp-sender.h — the sender QPs of a NiccNic: one message per QP, DATA
+ * packet construction, the HPCC window, and loss recovery (go-back-N or
+ * selective repeat, a lazy retransmission timeout per QP).
+ *
+ * The sender does not talk to the engine: the HAL backend above it (NiccNic)
+ * picks each packet's entropy value, hands the engine the events the sender
+ * prepares (Ack/Nack in OnAck, TxDone after BuildData) and is told of a
+ * timeout through a callback. The sender tells the scheduler below it that a
+ * QP may send (NiccQpScheduler::MakeSendable) and answers its CanSend().
+ *
+ *   NiccQpSender tx;
+ *   tx.Init(&config, node, payloadBytes, intOn, evBits, &scheduler, traces);
+ *   uint32_t qpn = tx.AddQp(flowId, dst, bytes);
+ *   tx.Start(qpn, driverFlow, windowBytes);
+ *   Ptr<Packet> p = tx.BuildData(qpn, ev);        // in the device pull
+ *   nicc::hal::Event e; if (tx.OnAck(h, nack, &e)) ...deliver e...;
+ *
+ * Sequence numbers: PSN = packet number from 0; the engine sees bytes
+ * (psn * payload, capped at the message size). Time: ns.
+ */
+#ifndef NICC_QP_SENDER_H
+#define NICC_QP_SENDER_H
+
+#include "nicc-nic-config.h"
+#include "nicc-qp-scheduler.h"
+#include "nicc-rocev2-header.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include "nicc/hal/driver.h"
+#include "nicc/int_codec.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * \ingroup nicc
+ * \brief Sender QPs: DATA packets, window, GBN/SR loss recovery, RTO.
+ */
+class NiccQpSender : public NiccQpScheduler::Source
+{
+  public:
+    static constexpr uint32_t NO_PSN = 0xFFFFFFFFu;
+
+    struct TxQp
+    {
+        uint64_t sizeBytes;
+        uint64_t startNs;
+        uint64_t finishNs;
+        uint64_t rtoDeadlineNs; ///< lazy RTO: the event re-arms until this
+        uint32_t flowId;
+        uint32_t dst;
+        uint32_t npkts;   ///< packets in the message
+        uint32_t sndUna;  ///< oldest unacknowledged PSN
+        uint32_t sndNxt;  ///< next new (or go-back-N) PSN
+        uint32_t sndMax;  ///< one past the highest PSN ever sent
+        uint32_t retxPsn; ///< selective repeat: PSN to resend first
+        uint32_t windowBytes; ///< 0 = no window
+        uint16_t salt;        ///< XORed into the engine's EV: per-QP ports
+        uint16_t lastEv;      ///< engine EV of the last packet sent
+        uint16_t forcedEv;    ///< kActUseEv for the next packet; 0 = none
+        uint16_t intEv;       ///< IntProbeSinglePath: the EV whose ACKs feed HPCC
+        uint8_t intEvSet;
+        nicc::hal::FlowId drvFlow;
+        uint8_t done;
+        uint8_t started;
+        EventId timer; ///< the engine's per-flow timer (armed by the backend)
+        EventId rto;
+    };
+
+    /// Trace sources (owned by the NIC) the sender fires.
+    struct Traces
+    {
+        TracedCallback<uint32_t, uint32_t>* retx;    ///< (qpn, psn)
+        TracedCallback<uint32_t, uint32_t>* timeout; ///< (qpn, snd_una)
+    };
+
+    /// A QP's retransmission timer expired: (qpn, EV of its last packet).
+    /// The backend hands the engine Event::Timeout before the QP goes back.
+    typedef Callback<void, uint32_t, uint16_t> TimeoutCallback;
+
+    void Init(const NiccNicConfig* cfg,
+              uint32_t node,
+              uint32_t seg,
+              bool intOn,
+              uint32_t evBits,
+              NiccQpScheduler* sched,
+              Traces traces,
+              TimeoutCallback onTimeout);
+    void Dispose();
+
+    /// A new QP with a message of `bytes` to `dst`; not started. Returns its qpn.
+    uint32_t AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes);
+    /// Spray seed of the QP's engine flow: a hash of (node, qpn).
+    uint32_t Seed(uint32_t qpn) const;
+    /// The QP starts now with engine flow `f` and window `windowBytes`.
+    void Start(uint32_t qpn, nicc::hal::FlowId f, uint32_t windowBytes);
+
+    /// NiccQpScheduler::Source: data to send and an open window.
+    bool CanSend(uint32_t qpn) const override;
+
+    /// The EV the engine asked for with kActUseEv (0 = none), cleared.
+    uint16_t TakeForcedEv(uint32_t qpn);
+    /// The QP's next DATA packet on entropy value `ev` (engine index space;
+    /// the QP's salt is applied here). Arms the RTO.
+    Ptr<Packet> BuildData(uint32_t qpn, uint16_t ev);
+
+    /// An ACK or NACK for one of this NIC's QPs. Returns false when it is
+    /// for no running QP; else fills *e with the engine event (its INT
+    /// bytes point into this object until the next call) and applies the
+    /// recovery a NACK asks for.
+    bool OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e);
+    /// Every byte acknowledged: the QP is done (timers cancelled).
+    bool AllAcked(uint32_t qpn) const { return m_tx[qpn].sndUna >= m_tx[qpn].npkts; }
+    void Complete(uint32_t qpn);
+
+    bool IsRunning(uint32_t qpn) const
+    {
+        return qpn < m_tx.size() && !m_tx[qpn].done && m_tx[qpn].started;
+    }
+    uint32_t GetNQps() const { return static_cast<uint32_t>(m_tx.size()); }
+    TxQp& Qp(uint32_t qpn) { return m_tx[qpn]; }
+    const TxQp& Qp(uint32_t qpn) const { return m_tx[qpn]; }
+    uint64_t AckedBytes(uint32_t qpn) const { return SeqBytes(m_tx[qpn], m_tx[qpn].sndUna); }
+
+    uint64_t GetTxDataBytes() const { return m_txDataBytes; }
+    uint64_t GetTxDataPackets() const { return m_txDataPackets; }
+    uint64_t GetRetxBytes() const { return m_retxBytes; }
+    uint64_t GetRetxPackets() const { return m_retxPackets; }
+    uint64_t GetTimeouts() const { return m_timeouts; }
+
+  private:
+    bool HasData(const TxQp& qp) const;
+    bool WindowOpen(const TxQp& qp, uint32_t payload) const;
+    uint32_t Payload(const TxQp& qp, uint32_t psn) const;
+    uint32_t SeqBytes(const TxQp& qp, uint32_t psn) const;
+    void ArmRto(TxQp& qp, uint32_t qpn);
+    void OnRto(uint32_t qpn);
+
+    const NiccNicConfig* m_cfg{nullptr};
+    uint32_t m_node{0};
+    uint32_t m_seg{1024}; ///< payload bytes per full packet
+    bool m_intOn{false};
+    uint32_t m_evBits{0};
+    NiccQpScheduler* m_sched{nullptr};
+    Traces m_traces{};
+    TimeoutCallback m_onTimeout;
+    std::deque<TxQp> m_tx; ///< deque: references survive AddQp
+    uint8_t m_intBuf[nicc::IntStackBytes(nicc::kIntMaxHops)];
+
+    uint64_t m_txDataBytes{0};
+    uint64_t m_txDataPackets{0};
+    uint64_t m_retxBytes{0};
+    uint64_t m_retxPackets{0};
+    uint64_t m_timeouts{0};
+};
+
+} // namespace ns3
+
+#endif // NICC_QP_SENDER_H
