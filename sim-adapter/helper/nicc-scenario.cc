@@ -612,21 +612,29 @@ NiccScenario::ConfigureNics(NiccNicHelper* nics) const
 {
     nics->SetNicAttribute("CongestionControl", StringValue(Get("cc")));
     nics->SetNicAttribute("SprayPolicy", StringValue(Get("spray")));
-    nics->SetNicAttribute("SprayEvBits", UintegerValue(U("ev_bits")));
-    nics->SetNicAttribute("DcqcnProfile", StringValue(Get("dcqcn_profile")));
-    nics->SetNicAttribute("DcqcnTimeResetUs", IntegerValue(I("dcqcn_time_reset_us")));
-    nics->SetNicAttribute("DcqcnByteReset", IntegerValue(I("dcqcn_byte_reset")));
-    nics->SetNicAttribute("DcqcnAiRateMbps", IntegerValue(I("dcqcn_ai_mbps")));
-    nics->SetNicAttribute("DcqcnHaiRateMbps", IntegerValue(I("dcqcn_hai_mbps")));
-    nics->SetNicAttribute("DcqcnThreshold", IntegerValue(I("dcqcn_threshold")));
-    nics->SetNicAttribute("DcqcnCnpIntervalUs", IntegerValue(I("dcqcn_cnp_interval_us")));
-    nics->SetNicAttribute("DcqcnRateReduceMonitorUs", IntegerValue(I("dcqcn_monitor_us")));
-    nics->SetNicAttribute("DcqcnG", IntegerValue(I("dcqcn_g")));
-    nics->SetNicAttribute("HpccProfile", StringValue(Get("hpcc_profile")));
-    nics->SetNicAttribute("HpccBaseRtt", TimeValue(NanoSeconds(static_cast<int64_t>(U("hpcc_base_rtt_ns")))));
+    nics->SetNicAttribute("SprayEvBits", IntegerValue(I("ev_bits")));
+    // Scenario profile values "paper"/"later" are the registry's
+    // "dcqcn-paper" / "hpcc-paper" / "hpcc-later" on the NIC.
+    const std::string dcqcnProfile = Get("dcqcn_profile");
+    nics->SetNicAttribute("DcqcnProfile",
+                          StringValue(dcqcnProfile == "paper" ? "dcqcn-paper" : dcqcnProfile));
+    nics->SetNicAttribute("DcqcnRpTimeReset", IntegerValue(I("dcqcn_time_reset_us")));
+    nics->SetNicAttribute("DcqcnRpByteReset", IntegerValue(I("dcqcn_byte_reset")));
+    nics->SetNicAttribute("DcqcnRpAiRate", IntegerValue(I("dcqcn_ai_mbps")));
+    nics->SetNicAttribute("DcqcnRpHaiRate", IntegerValue(I("dcqcn_hai_mbps")));
+    nics->SetNicAttribute("DcqcnRpThreshold", IntegerValue(I("dcqcn_threshold")));
+    nics->SetNicAttribute("DcqcnNpMinTimeBetweenCnps", IntegerValue(I("dcqcn_cnp_interval_us")));
+    nics->SetNicAttribute("DcqcnRpRateReduceMonitorPeriod", IntegerValue(I("dcqcn_monitor_us")));
+    nics->SetNicAttribute("DcqcnRpDceTcpG", IntegerValue(I("dcqcn_g")));
+    const std::string hpccProfile = Get("hpcc_profile");
+    nics->SetNicAttribute("HpccProfile", StringValue(hpccProfile == "paper"   ? "hpcc-paper"
+                                                     : hpccProfile == "later" ? "hpcc-later"
+                                                                              : hpccProfile));
+    const int64_t baseRttNs = I("hpcc_base_rtt_ns");
+    nics->SetNicAttribute("HpccBaseRttNs", IntegerValue(baseRttNs > 0 ? baseRttNs : -1));
     nics->SetNicAttribute("HpccEtaPpm", IntegerValue(I("hpcc_eta_ppm")));
     nics->SetNicAttribute("HpccMaxStage", IntegerValue(I("hpcc_max_stage")));
-    nics->SetNicAttribute("HpccWaiBytes", IntegerValue(I("hpcc_wai_bytes")));
+    nics->SetNicAttribute("HpccWAiBytes", IntegerValue(I("hpcc_wai_bytes")));
     nics->SetNicAttribute("Recovery",
                          EnumValue(UseSelectiveRepeat() ? NiccNic::SELECTIVE_REPEAT
                                                       : NiccNic::GO_BACK_N));

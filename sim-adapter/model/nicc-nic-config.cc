@@ -12,6 +12,10 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include "nicc/host/param_registry.h"
+
+#include <tuple>
+
 namespace ns3
 {
 
@@ -69,110 +73,158 @@ Field(ConfigOf of, T NiccNicConfig::*field)
 {
     return Ptr<const AttributeAccessor>(new FieldAccessor<V, T>(of, field), false);
 }
+// Accessor of one engine parameter row (NiccNicConfig::engine[index]).
+class ParamAccessor : public AttributeAccessor
+{
+  public:
+    ParamAccessor(ConfigOf of, uint32_t index)
+        : m_of(of),
+          m_index(index)
+    {
+    }
+
+    bool Set(ObjectBase* object, const AttributeValue& value) const override
+    {
+        const IntegerValue* v = dynamic_cast<const IntegerValue*>(&value);
+        NiccNicConfig* c = m_of(object);
+        if (v == nullptr || c == nullptr)
+        {
+            return false;
+        }
+        c->engine[m_index] = v->Get();
+        return true;
+    }
+
+    bool Get(const ObjectBase* object, AttributeValue& value) const override
+    {
+        IntegerValue* v = dynamic_cast<IntegerValue*>(&value);
+        const NiccNicConfig* c = m_of(object);
+        if (v == nullptr || c == nullptr)
+        {
+            return false;
+        }
+        v->Set(c->engine[m_index]);
+        return true;
+    }
+
+    bool HasGetter() const override { return true; }
+    bool HasSetter() const override { return true; }
+
+  private:
+    ConfigOf m_of;
+    uint32_t m_index;
+};
+
+// "a, b, c" of a choice list.
+std::string
+ChoiceList(const nicc::ChoiceDesc* c, uint32_t n)
+{
+    std::string out;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        out += (i ? ", " : "") + std::string(c[i].name);
+    }
+    return out;
+}
+
+// Index of `name` in a choice list, or -1.
+int32_t
+FindChoice(const nicc::ChoiceDesc* c, uint32_t n, const std::string& name)
+{
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (name == c[i].name)
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+// The Params a table's rows write into, out of a tuple of pointers.
+template <class P, class Tuple>
+P*
+Target(const nicc::ParamTable<P>& /*table*/, const Tuple& targets)
+{
+    return std::get<P*>(targets);
+}
+
+// Congestion controls the NIC model implements (hpcc-pint needs PINT
+// codes on the ACKs, which the fabric does not stamp).
+bool
+NicSupports(nicc::hal::CcKind cc)
+{
+    return cc != nicc::hal::CcKind::kHpccPint;
+}
 } // namespace
+
+NiccNicConfig::NiccNicConfig()
+    : engine(EngineRowCount(), -1)
+{
+}
+
+uint32_t
+NiccNicConfig::EngineRowCount()
+{
+    uint32_t n = 0;
+    nicc::host::ForEachTable([&n](const auto& t) { n += t.count; });
+    return n;
+}
 
 TypeId
 NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
 {
-    return tid
-        .AddAttribute("CongestionControl",
-                      "Engine congestion control of every QP: none, dcqcn, hpcc.",
-                      StringValue("dcqcn"),
-                      Field<StringValue>(of, &NiccNicConfig::ccName),
-                      MakeStringChecker())
+    tid.AddAttribute("CongestionControl",
+                     "Engine congestion control of every QP: " +
+                         ChoiceList(nicc::hal::kCcKinds, nicc::hal::kCcKindCount) +
+                         " (hpcc-pint is not modelled).",
+                     StringValue("dcqcn"),
+                     Field<StringValue>(of, &NiccNicConfig::ccName),
+                     MakeStringChecker())
         .AddAttribute("SprayPolicy",
-                      "Engine path selection: ecmp, ops, bitmap, reps, plb, dlb.",
+                      "Engine path selection: " +
+                          ChoiceList(nicc::spray::kPolicies, nicc::spray::kPolicyCount) + ".",
                       StringValue("ecmp"),
                       Field<StringValue>(of, &NiccNicConfig::sprayName),
                       MakeStringChecker())
-        .AddAttribute("SprayEvBits",
-                      "Spray over 2^k entropy values per QP (bitmap <= 6, dlb <= 4).",
-                      UintegerValue(4),
-                      Field<UintegerValue>(of, &NiccNicConfig::evBits),
-                      MakeUintegerChecker<uint32_t>(0, 8))
         .AddAttribute("DcqcnProfile",
-                      "DCQCN parameter profile: mlx5 (ConnectX defaults) or paper "
-                      "(SIGCOMM'15 settings).",
+                      "DCQCN parameter profile: " + nicc::host::ProfileList(nicc::dcqcn::kParamTable) +
+                          ". Dcqcn* parameters at -1 take its values.",
                       StringValue("mlx5"),
                       Field<StringValue>(of, &NiccNicConfig::dcqcnProfile),
                       MakeStringChecker())
-        .AddAttribute("DcqcnTimeResetUs",
-                      "rp_time_reset (us, rate-increase timer); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnTimeResetUs),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnByteReset",
-                      "rp_byte_reset (bytes, 0 = off); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnByteReset),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnAiRateMbps",
-                      "rp_ai_rate (Mb/s additive increase); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnAiMbps),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnHaiRateMbps",
-                      "rp_hai_rate (Mb/s hyper increase); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnHaiMbps),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnThreshold",
-                      "rp_threshold (fast-recovery stages F); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnThreshold),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnCnpIntervalUs",
-                      "np_min_time_between_cnps (us, receiver CNP pacing per flow); "
-                      "-1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnCnpIntervalUs),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnRateReduceMonitorUs",
-                      "rp_rate_reduce_monitor_period (us between cuts); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnMonitorUs),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("DcqcnG",
-                      "rp_dce_tcp_g (/1024 alpha keep factor); -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::dcqcnG1024),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
         .AddAttribute("HpccProfile",
-                      "HPCC parameter profile: paper (maxStage 5) or later (maxStage 0).",
-                      StringValue("paper"),
+                      "HPCC parameter profile: " + nicc::host::ProfileList(nicc::hpcc::kParamTable) +
+                          ". Hpcc* parameters at -1 take its values.",
+                      StringValue("hpcc-paper"),
                       Field<StringValue>(of, &NiccNicConfig::hpccProfile),
                       MakeStringChecker())
-        .AddAttribute("HpccBaseRtt",
-                      "HPCC T (base RTT); 0 = profile (13 us).",
-                      TimeValue(Time(0)),
-                      Field<TimeValue>(of, &NiccNicConfig::hpccBaseRtt),
-                      MakeTimeChecker())
-        .AddAttribute("HpccEtaPpm",
-                      "HPCC eta, parts per million; -1 = profile (950000).",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::hpccEtaPpm),
-                      MakeIntegerChecker<int64_t>(-1, 1000000))
-        .AddAttribute("HpccMaxStage",
-                      "HPCC maxStage; -1 = profile.",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::hpccMaxStage),
-                      MakeIntegerChecker<int64_t>(-1, 255))
-        .AddAttribute("HpccWaiBytes",
-                      "HPCC W_AI in bytes; -1 = profile (80).",
-                      IntegerValue(-1),
-                      Field<IntegerValue>(of, &NiccNicConfig::hpccWaiBytes),
-                      MakeIntegerChecker<int64_t>(-1, 0xFFFFFFFF))
-        .AddAttribute("EcnChangePathOnLowDelay",
-                      "UEC NSCC rule: a CNP seen with low queueing delay moves the "
-                      "flow to another path instead of cutting its rate.",
-                      BooleanValue(false),
-                      Field<BooleanValue>(of, &NiccNicConfig::ecnRule),
-                      MakeBooleanChecker())
-        .AddAttribute("EcnLowDelay",
-                      "Queueing delay (RTT - HPCC T) counted as low by that rule.",
-                      TimeValue(MicroSeconds(4)),
-                      Field<TimeValue>(of, &NiccNicConfig::ecnRuleLowDelay),
-                      MakeTimeChecker())
+        .AddAttribute("EcnRuleProfile",
+                      "ECN path rule (UEC NSCC) profile: " +
+                          nicc::host::ProfileList(nicc::spray::kEcnRuleTable) +
+                          ". EcnRule* parameters at -1 take its values.",
+                      StringValue("ecn-off"),
+                      Field<StringValue>(of, &NiccNicConfig::ecnRuleProfile),
+                      MakeStringChecker());
+    // One Attribute per engine parameter row, derived from the tables: a
+    // new row in engine/nicc/param_tables.h is a new Attribute.
+    uint32_t index = 0;
+    nicc::host::ForEachTable([&](const auto& t) {
+        for (uint32_t r = 0; r < t.count; ++r, ++index)
+        {
+            const auto& row = t.rows[r];
+            if (row.backend())
+            {
+                continue; // the NIC derives it (port speed, flow label)
+            }
+            tid.AddAttribute(nicc::host::AttributeName(t, row),
+                             nicc::host::HelpText(t, row) + "; -1 = profile",
+                             IntegerValue(-1),
+                             Ptr<const AttributeAccessor>(new ParamAccessor(of, index), false),
+                             MakeIntegerChecker<int64_t>(-1, row.max));
+        }
+    });
+    return tid
         .AddAttribute("AckInterval",
                       "Receiver sends one ACK per this many in-order packets (and "
                       "always on the last packet, a gap or a duplicate).",
@@ -240,97 +292,63 @@ NiccNicConfig::Compile(uint32_t lineMbps,
         return false;
     };
     using nicc::hal::CcKind;
-    CcKind cc;
-    if (ccName == "none")
-    {
-        cc = CcKind::kNone;
-    }
-    else if (ccName == "dcqcn")
-    {
-        cc = CcKind::kDcqcn;
-    }
-    else if (ccName == "hpcc")
-    {
-        cc = CcKind::kHpcc;
-    }
-    else
+    const int32_t ccIndex = FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
+    if (ccIndex < 0 || !NicSupports(static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code)))
     {
         return fail("CongestionControl: '" + ccName + "' is not one of none, dcqcn, hpcc");
     }
-    static const char* const kPolicies[] = {"ecmp", "ops", "bitmap", "reps", "plb", "dlb"};
-    int policy = -1;
-    for (int i = 0; i < 6; ++i)
-    {
-        if (sprayName == kPolicies[i])
-        {
-            policy = i;
-        }
-    }
+    const CcKind cc = static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code);
+    const int32_t policy = FindChoice(nicc::spray::kPolicies, nicc::spray::kPolicyCount, sprayName);
     if (policy < 0)
     {
-        return fail("SprayPolicy: '" + sprayName +
-                    "' is not one of ecmp, ops, bitmap, reps, plb, dlb");
+        return fail("SprayPolicy: '" + sprayName + "' is not one of " +
+                    ChoiceList(nicc::spray::kPolicies, nicc::spray::kPolicyCount));
+    }
+    const int32_t dProfile = nicc::FindProfile(nicc::dcqcn::kParamTable, dcqcnProfile.c_str());
+    if (dProfile < 0)
+    {
+        return fail("DcqcnProfile: '" + dcqcnProfile + "' is not one of " +
+                    nicc::host::ProfileList(nicc::dcqcn::kParamTable));
+    }
+    const int32_t hProfile = nicc::FindProfile(nicc::hpcc::kParamTable, hpccProfile.c_str());
+    if (hProfile < 0)
+    {
+        return fail("HpccProfile: '" + hpccProfile + "' is not one of " +
+                    nicc::host::ProfileList(nicc::hpcc::kParamTable));
+    }
+    const int32_t eProfile = nicc::FindProfile(nicc::spray::kEcnRuleTable, ecnRuleProfile.c_str());
+    if (eProfile < 0)
+    {
+        return fail("EcnRuleProfile: '" + ecnRuleProfile + "' is not one of " +
+                    nicc::host::ProfileList(nicc::spray::kEcnRuleTable));
     }
 
-    nicc::dcqcn::Params dp;
-    if (dcqcnProfile == "mlx5")
-    {
-        dp = nicc::dcqcn::Params::Mlx5(lineMbps);
-    }
-    else if (dcqcnProfile == "paper")
-    {
-        dp = nicc::dcqcn::Params::Paper(lineMbps);
-    }
-    else
-    {
-        return fail("DcqcnProfile: '" + dcqcnProfile + "' is not one of mlx5, paper");
-    }
-    auto over = [](int64_t v, uint32_t* field) {
-        if (v >= 0)
-        {
-            *field = static_cast<uint32_t>(v);
-        }
-    };
-    over(dcqcnTimeResetUs, &dp.rp_time_reset);
-    over(dcqcnByteReset, &dp.rp_byte_reset);
-    over(dcqcnAiMbps, &dp.rp_ai_rate);
-    over(dcqcnHaiMbps, &dp.rp_hai_rate);
-    over(dcqcnThreshold, &dp.rp_threshold);
-    over(dcqcnCnpIntervalUs, &dp.np_min_time_between_cnps);
-    over(dcqcnMonitorUs, &dp.rp_rate_reduce_monitor_period);
-    over(dcqcnG1024, &dp.rp_dce_tcp_g);
-
-    nicc::hpcc::Params hp;
-    if (hpccProfile == "paper")
-    {
-        hp = nicc::hpcc::Params::HpccPaper();
-    }
-    else if (hpccProfile == "later")
-    {
-        hp = nicc::hpcc::Params::HpccLater();
-    }
-    else
-    {
-        return fail("HpccProfile: '" + hpccProfile + "' is not one of paper, later");
-    }
+    // Profiles first, then the backend's own values, then every row set
+    // to something other than -1.
+    nicc::dcqcn::Params dp =
+        nicc::dcqcn::Params::Of(static_cast<nicc::dcqcn::Profile>(dProfile), lineMbps);
+    nicc::hpcc::Params hp = nicc::hpcc::Params::Of(static_cast<nicc::hpcc::Profile>(hProfile));
     hp.line_rate_mbps = lineMbps;
-    if (hpccBaseRtt > Time(0))
-    {
-        hp.base_rtt_ns = static_cast<uint32_t>(hpccBaseRtt.GetNanoSeconds());
-    }
-    over(hpccEtaPpm, &hp.eta_ppm);
-    over(hpccMaxStage, &hp.max_stage);
-    over(hpccWaiBytes, &hp.w_ai_bytes);
+    nicc::spray::Params sp{};
+    nicc::LoadProfile(nicc::spray::kParamTable, nicc::spray::kDefault, &sp);
+    sp.policy = static_cast<nicc::spray::Policy>(nicc::spray::kPolicies[policy].code);
+    sp.flow_label = (node * 0x9E3779B1u) & nicc::spray::kFlowLabelMax;
+    nicc::spray::EcnRule rule =
+        nicc::spray::EcnRule::Of(static_cast<nicc::spray::EcnProfile>(eProfile));
+    const auto targets = std::make_tuple(&dp, &hp, &sp, &rule);
+    uint32_t index = 0;
+    nicc::host::ForEachTable([&](const auto& t) {
+        auto* p = Target(t, targets);
+        for (uint32_t r = 0; r < t.count; ++r, ++index)
+        {
+            if (!t.rows[r].backend() && engine[index] >= 0)
+            {
+                (*p).*(t.rows[r].member) = static_cast<uint32_t>(engine[index]);
+            }
+        }
+    });
 
-    const auto sp = nicc::spray::Params::Defaults(static_cast<nicc::spray::Policy>(policy),
-                                                  evBits,
-                                                  (node * 0x9E3779B1u) & nicc::spray::kFlowLabelMax);
-    nicc::spray::EcnRule rule = nicc::spray::EcnRule::Defaults();
-    rule.change_path_on_low_delay = ecnRule ? 1 : 0;
-    rule.low_delay_ns = static_cast<uint32_t>(ecnRuleLowDelay.GetNanoSeconds());
-    rule.base_rtt_ns = hp.base_rtt_ns;
-    const nicc::Status st =
-        nicc::hal::InitDriverConfig(cc, dp, hp, sp, rule, out);
+    const nicc::Status st = nicc::hal::InitDriverConfig(cc, dp, hp, sp, rule, out);
     if (!st.ok())
     {
         const char* field = st.field ? st.field : "?";

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -58,26 +59,21 @@ struct NiccNicConfig
                  nicc::hal::DriverConfig* out,
                  std::string* error) const;
 
-    // Engine selection.
+    NiccNicConfig();
+
+    /// Engine parameter rows, in NiccNicConfig::ForEachRow order (every
+    /// row of every table of nicc::host::ForEachTable, backend rows included).
+    static uint32_t EngineRowCount();
+
+    // Engine selection: names from nicc::hal::kCcKinds, nicc::spray::kPolicies
+    // and each table's profiles.
     std::string ccName{"dcqcn"};
     std::string sprayName{"ecmp"};
-    uint32_t evBits{4};
     std::string dcqcnProfile{"mlx5"};
-    int64_t dcqcnTimeResetUs{-1};
-    int64_t dcqcnByteReset{-1};
-    int64_t dcqcnAiMbps{-1};
-    int64_t dcqcnHaiMbps{-1};
-    int64_t dcqcnThreshold{-1};
-    int64_t dcqcnCnpIntervalUs{-1};
-    int64_t dcqcnMonitorUs{-1};
-    int64_t dcqcnG1024{-1};
-    std::string hpccProfile{"paper"};
-    Time hpccBaseRtt{0};
-    int64_t hpccEtaPpm{-1};
-    int64_t hpccMaxStage{-1};
-    int64_t hpccWaiBytes{-1};
-    bool ecnRule{false};
-    Time ecnRuleLowDelay{MicroSeconds(4)};
+    std::string hpccProfile{"hpcc-paper"};
+    std::string ecnRuleProfile{"ecn-off"};
+    /// One value per engine parameter row; -1 = the profile's value.
+    std::vector<int64_t> engine;
 
     // NIC.
     uint32_t ackInterval{1};

@@ -77,7 +77,14 @@ NiccNic::GetTypeId()
             .AddTraceSource("OutOfOrder",
                             "A DATA packet arrived ahead of the expected PSN (distance in packets).",
                             MakeTraceSourceAccessor(&NiccNic::m_outOfOrderTrace),
-                            "ns3::NiccNic::OutOfOrderTracedCallback");
+                            "ns3::NiccNic::OutOfOrderTracedCallback")
+            .AddTraceSource("FlowTableFull",
+                            "The driver's flow table (MAX_FLOWS slots, senders and receivers) "
+                            "refused a flow: (receiver?, peer node, qpn). A refused sender QP "
+                            "waits for a slot; a refused receiver flow has no notification "
+                            "point (sends no CNP) until it gets one.",
+                            MakeTraceSourceAccessor(&NiccNic::m_flowTableFullTrace),
+                            "ns3::NiccNic::FlowTableFullTracedCallback");
     return tid;
 }
 
@@ -158,13 +165,50 @@ NiccNic::AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start)
 void
 NiccNic::StartQp(uint32_t qpn)
 {
+    NiccQpSender::TxQp& qp = m_sender.Qp(qpn);
+    qp.startNs = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    if (!OpenTx(qpn))
+    {
+        ++m_flowTableFullTx;
+        NS_LOG_WARN("driver table full (" << MAX_FLOWS << " flows): QP " << qpn
+                                          << " waits for a slot");
+        m_flowTableFullTrace(false, qp.dst, qpn);
+        m_waiting.push_back(qpn);
+    }
+}
+
+bool
+NiccNic::OpenTx(uint32_t qpn)
+{
     nicc::hal::FlowId f;
-    NS_ABORT_MSG_UNLESS(m_drv->Open(qpn, m_sender.Seed(qpn), &f).ok(),
-                        "NiccNic: driver flow table full (" << MAX_FLOWS << " flows)");
+    if (!m_drv->Open(qpn, m_sender.Seed(qpn), &f).ok())
+    {
+        return false;
+    }
     m_flowOwner[f] = qpn;
     m_sender.Start(qpn, f, m_drv->WindowBytes(f));
     m_sched.Start(qpn, m_drv->RateKbps(f));
     m_sched.MakeSendable(qpn);
+    return true;
+}
+
+void
+NiccNic::ServeWaiting()
+{
+    // Refused flows take freed slots in the order they were refused.
+    while (!m_waiting.empty() && m_drv->size() < MAX_FLOWS)
+    {
+        const uint32_t w = m_waiting.front();
+        m_waiting.pop_front();
+        if (!(w & RX_FLAG))
+        {
+            (void)OpenTx(w);
+        }
+        else if (!m_receiver.Qp(w & ~RX_FLAG).done)
+        {
+            (void)OpenRx(w & ~RX_FLAG);
+        }
+    }
 }
 
 Ptr<Packet>
@@ -219,6 +263,7 @@ NiccNic::CloseTx(uint32_t qpn)
     (void)m_drv->Close(qp.drvFlow);
     qp.drvFlow = nicc::hal::kNoFlow;
     m_flowCompleteTrace(qp.flowId, qpn, qp.sizeBytes, NanoSeconds(qp.finishNs - qp.startNs));
+    ServeWaiting();
 }
 
 void
@@ -282,21 +327,19 @@ NiccNic::Receive(Ptr<NiccNetDevice> /*dev*/, Ptr<Packet> p)
     }
 }
 
-void
+bool
 NiccNic::OpenRx(uint32_t idx)
 {
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
     const uint32_t key = static_cast<uint32_t>((static_cast<uint64_t>(rx.src) << 32) | rx.qpn);
     nicc::hal::FlowId f;
-    if (m_drv->Open(RX_FLAG | idx, key, &f).ok())
+    if (!m_drv->Open(RX_FLAG | idx, key, &f).ok())
     {
-        rx.drvFlow = f;
-        m_flowOwner[f] = RX_FLAG | idx;
+        return false;
     }
-    else
-    {
-        NS_LOG_WARN("driver table full: no notification point for flow " << rx.src << "/" << rx.qpn);
-    }
+    rx.drvFlow = f;
+    m_flowOwner[f] = RX_FLAG | idx;
+    return true;
 }
 
 void
@@ -306,9 +349,13 @@ NiccNic::OnData(Ptr<Packet> p)
     p->RemoveHeader(h);
     bool isNew = false;
     const uint32_t idx = m_receiver.Find(h.GetSrc(), h.GetQpn(), &isNew);
-    if (isNew)
+    if (isNew && !OpenRx(idx))
     {
-        OpenRx(idx);
+        ++m_flowTableFullRx;
+        NS_LOG_WARN("driver table full (" << MAX_FLOWS << " flows): no notification point for flow "
+                                          << h.GetSrc() << "/" << h.GetQpn() << " yet");
+        m_flowTableFullTrace(true, h.GetSrc(), h.GetQpn());
+        m_waiting.push_back(RX_FLAG | idx);
     }
     const bool ce = m_receiver.Arrive(idx, h);
     const nicc::hal::FlowId f = m_receiver.Qp(idx).drvFlow;
@@ -323,6 +370,7 @@ NiccNic::OnData(Ptr<Packet> p)
     {
         (void)m_drv->Close(rx.drvFlow);
         rx.drvFlow = nicc::hal::kNoFlow;
+        ServeWaiting();
     }
 }
 

@@ -49,6 +49,7 @@
 #include "nicc/hal/backend.h"
 #include "nicc/hal/driver.h"
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,6 +84,10 @@ class NiccNic : public Object
     typedef void (*DeliverTracedCallback)(uint32_t src, uint32_t qpn, uint32_t psn, uint32_t bytes);
     /// OutOfOrder: a DATA packet arrived `distance` packets ahead of the expected PSN.
     typedef void (*OutOfOrderTracedCallback)(uint32_t distance);
+    /// FlowTableFull: the driver's flow table refused a flow. receiver =
+    /// false: a sender QP (peer = its destination, qpn = this NIC's QP);
+    /// true: a receiver flow (peer = the source node, qpn = the sender's QP).
+    typedef void (*FlowTableFullTracedCallback)(bool receiver, uint32_t peer, uint32_t qpn);
 
     static TypeId GetTypeId();
     NiccNic();
@@ -131,6 +136,13 @@ class NiccNic : public Object
     uint64_t GetCnpsSent() const { return m_receiver.GetCnpsSent(); }
     uint64_t GetCnpsReceived() const { return m_cnpsReceived; }
     uint64_t GetTimeouts() const { return m_sender.GetTimeouts(); }
+    /// Sender QPs the driver's flow table refused at their start (each
+    /// waits for a free slot, FIFO with refused receiver flows, and its FCT
+    /// includes the wait).
+    uint64_t GetFlowTableFullTx() const { return m_flowTableFullTx; }
+    /// Receiver flows the table refused at their first packet: no
+    /// notification point (no CNPs) until a slot frees.
+    uint64_t GetFlowTableFullRx() const { return m_flowTableFullRx; }
     const nicc::hal::DriverConfig& GetDriverConfig() const { return m_cfg; }
 
     /// Bytes of NIC state per sender QP and per receiver flow (struct sizes,
@@ -155,7 +167,9 @@ class NiccNic : public Object
     void OnData(Ptr<Packet> p);
     void OnQpTimer(uint32_t qpn);
     void OnQpTimeout(uint32_t qpn, uint16_t ev);
-    void OpenRx(uint32_t idx);
+    bool OpenTx(uint32_t qpn);
+    bool OpenRx(uint32_t idx);
+    void ServeWaiting();
 
     NiccNicConfig m_config; ///< Attribute values
 
@@ -170,6 +184,9 @@ class NiccNic : public Object
     NiccQpSender m_sender;
     NiccQpReceiver m_receiver;
     uint64_t m_cnpsReceived{0};
+    uint64_t m_flowTableFullTx{0};
+    uint64_t m_flowTableFullRx{0};
+    std::deque<uint32_t> m_waiting; ///< refused flows (qpn or RX_FLAG|rx index), FIFO
 
     // Trace sources.
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowCompleteTrace;
@@ -180,6 +197,7 @@ class NiccNic : public Object
     TracedCallback<uint32_t, uint32_t> m_cnpRxTrace;
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_deliverTrace;
     TracedCallback<uint32_t> m_outOfOrderTrace;
+    TracedCallback<bool, uint32_t, uint32_t> m_flowTableFullTrace;
 };
 
 } // namespace ns3

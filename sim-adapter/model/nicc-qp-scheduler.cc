@@ -100,17 +100,25 @@ NiccQpScheduler::SetRate(uint32_t qpn, uint32_t rateKbps)
     Pace& q = m_qp[qpn];
     const uint32_t old = q.rateKbps;
     q.rateKbps = std::max<uint32_t>(rateKbps, 1);
-    if (q.rateKbps > old && q.where == PACED)
+    if (q.rateKbps == old || q.where == SENDING || q.lastTxBytes == 0)
     {
-        // A QP waiting out a slow rate's gap moves up to the new rate's;
-        // its old heap entry goes stale.
-        const uint64_t next = q.lastTxPs + PacketPs(q.lastTxBytes, q.rateKbps);
-        if (next < q.nextTxPs)
-        {
-            q.nextTxPs = std::max(next, NowPs());
-            m_paced.emplace(q.nextTxPs, qpn);
-            Kick();
-        }
+        return; // Sent() paces at the new rate; a QP that never sent is due at its start
+    }
+    // Re-key on every change: the next packet may start one packet time at
+    // the new rate after the last one (a rise moves it up, a cut back), and
+    // not before now. A paced QP's old heap entry goes stale; a ready QP
+    // that is no longer due moves to the heap when NextToSend pops it; an
+    // idle QP is queued by its new time when it becomes sendable.
+    const uint64_t next = std::max(q.lastTxPs + PacketPs(q.lastTxBytes, q.rateKbps), NowPs());
+    if (next == q.nextTxPs)
+    {
+        return;
+    }
+    q.nextTxPs = next;
+    if (q.where == PACED)
+    {
+        m_paced.emplace(q.nextTxPs, qpn);
+        Kick();
     }
 }
 
@@ -175,6 +183,12 @@ NiccQpScheduler::NextToSend()
         if (!m_source->CanSend(qpn))
         {
             continue; // stays idle until something opens it
+        }
+        if (q.nextTxPs > nowPs + 999)
+        {
+            q.where = PACED; // re-keyed by a rate cut while it waited here
+            m_paced.emplace(q.nextTxPs, qpn);
+            continue;
         }
         q.where = SENDING;
         m_inPull = true;

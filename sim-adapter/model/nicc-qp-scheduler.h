@@ -62,7 +62,8 @@ class NiccQpScheduler
     /// A QP that may have become sendable (data, window, a resend): queue it
     /// if it is idle and kick the device. No effect on a queued QP.
     void MakeSendable(uint32_t qpn);
-    /// The engine set a QP's rate.
+    /// The engine set a QP's rate: its next send time is re-keyed to one
+    /// packet time at the new rate after its last packet (never before now).
     void SetRate(uint32_t qpn, uint32_t rateKbps);
     uint32_t GetRateKbps(uint32_t qpn) const { return m_qp[qpn].rateKbps; }
     /// Earliest start of the QP's next packet (ps).

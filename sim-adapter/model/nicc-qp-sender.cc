@@ -102,7 +102,6 @@ NiccQpSender::Start(uint32_t qpn, nicc::hal::FlowId f, uint32_t windowBytes)
     TxQp& qp = m_tx[qpn];
     qp.drvFlow = f;
     qp.started = 1;
-    qp.startNs = NowNs();
     qp.windowBytes = windowBytes;
 }
 

@@ -99,7 +99,9 @@ class NiccQpSender : public NiccQpScheduler::Source
     uint32_t AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes);
     /// Spray seed of the QP's engine flow: a hash of (node, qpn).
     uint32_t Seed(uint32_t qpn) const;
-    /// The QP starts now with engine flow `f` and window `windowBytes`.
+    /// The QP starts sending now with engine flow `f` and window
+    /// `windowBytes` (its start time, TxQp::startNs, is the backend's: the
+    /// flow's start, even when it waited for an engine flow).
     void Start(uint32_t qpn, nicc::hal::FlowId f, uint32_t windowBytes);
 
     /// NiccQpScheduler::Source: data to send and an open window.

@@ -10,6 +10,15 @@
  *   - DCQCN fairness: two long flows, the second 1 ms later; from 3 ms until
  *     the first finishes every 500 us window gives each flow within 10% of
  *     the fair share, with the link >= 85% used;
+ *   - engine parameters as Attributes: every non-backend row of every
+ *     parameter table is an ns3::NiccNic Attribute with the derived name,
+ *     default -1 and range [-1, row max]; setting it changes the compiled
+ *     engine configuration; backend rows are no Attributes;
+ *   - pacing: a rate cut while a QP waits out its gap re-keys its next
+ *     send time (no packet at the old, higher rate after the cut);
+ *   - a full driver flow table: a sender QP and a receiver flow refused
+ *     are counted (GetFlowTableFullTx/Rx), traced (FlowTableFull), wait
+ *     for a slot and complete;
  *   - selective repeat over a reordering fabric (spray over two spines of
  *     unequal delay): every packet reaches the application exactly once and
  *     in PSN order, out-of-order placements happen, the flow completes.
@@ -18,14 +27,18 @@
  *   ./nicc-sim-test-runner --suite=nicc-nic --verbose
  */
 #include "ns3/enum.h"
+#include "ns3/integer.h"
 #include "ns3/nicc-module.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include "nicc/host/param_registry.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -228,7 +241,7 @@ class ReorderRecoveryTest : public TestCase
         NiccNicHelper nics;
         nics.SetNicAttribute("CongestionControl", StringValue("none"));
         nics.SetNicAttribute("SprayPolicy", StringValue("ops"));
-        nics.SetNicAttribute("SprayEvBits", UintegerValue(4));
+        nics.SetNicAttribute("SprayEvBits", IntegerValue(4));
         nics.SetNicAttribute("Recovery", EnumValue(m_mode));
         Ptr<NiccNic> tx = nics.Install(a);
         Ptr<NiccNic> rx = nics.Install(b);
@@ -268,12 +281,289 @@ class ReorderRecoveryTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// One host on one switch; NICs installed on its device one after another.
+class ParamAttributeTest : public TestCase
+{
+  public:
+    ParamAttributeTest()
+        : TestCase("every engine parameter row is a NiccNic Attribute with the row's range and "
+                   "reaches the compiled engine config")
+    {
+    }
+
+  private:
+    // Installs a NIC with `name` = `value` (no Attribute when name is
+    // empty); false when Install rejects the configuration.
+    bool Compile(const std::string& name, int64_t value, nicc::hal::DriverConfig* cfg)
+    {
+        Ptr<NiccNic> nic = CreateObject<NiccNic>();
+        if (!name.empty())
+        {
+            nic->SetAttribute(name, IntegerValue(value));
+        }
+        std::string err;
+        if (!nic->Install(m_dev, &err))
+        {
+            return false;
+        }
+        *cfg = nic->GetDriverConfig();
+        nic->Dispose();
+        return true;
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        Ptr<Node> host = fabric.CreateHost();
+        fabric.Connect(host, sw, DataRate("100Gbps"), MicroSeconds(1));
+        for (uint32_t i = 0; i < host->GetNDevices() && !m_dev; ++i)
+        {
+            m_dev = DynamicCast<NiccNetDevice>(host->GetDevice(i));
+        }
+        NS_TEST_ASSERT_MSG_NE(m_dev, nullptr, "host device");
+        nicc::hal::DriverConfig base{};
+        NS_TEST_ASSERT_MSG_EQ(Compile("", 0, &base), true, "defaults compile");
+
+        const TypeId tid = NiccNic::GetTypeId();
+        uint32_t attributes = 0;
+        uint32_t backend = 0;
+        nicc::host::ForEachTable([&](const auto& t) {
+            for (uint32_t r = 0; r < t.count; ++r)
+            {
+                const auto& row = t.rows[r];
+                const std::string name = nicc::host::AttributeName(t, row);
+                TypeId::AttributeInformation info;
+                const bool found = tid.LookupAttributeByName(name, &info);
+                if (row.backend())
+                {
+                    ++backend;
+                    NS_TEST_EXPECT_MSG_EQ(found, false, name << " is the NIC's own (backend row)");
+                    continue;
+                }
+                NS_TEST_EXPECT_MSG_EQ(found, true, name << " is an Attribute");
+                if (!found)
+                {
+                    continue;
+                }
+                ++attributes;
+                const auto initial = DynamicCast<const IntegerValue>(info.initialValue);
+                NS_TEST_EXPECT_MSG_EQ((initial && initial->Get() == -1), true, name << " defaults to -1");
+                NS_TEST_EXPECT_MSG_EQ(info.help.find(nicc::host::HelpText(t, row)), 0u, name << " help");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(row.max)), true, name << " max");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(-1)), true, name << " -1");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(int64_t{row.max} + 1)),
+                                      false,
+                                      name << " max + 1");
+                NS_TEST_EXPECT_MSG_EQ(info.checker->Check(IntegerValue(-2)), false, name << " -2");
+                // Some value in range (cross-field rules may refuse a few)
+                // must compile to a different engine config.
+                const int64_t lo = row.min;
+                const int64_t hi = row.max;
+                std::vector<int64_t> tries = {hi, lo, lo + 1, (lo + hi) / 2, hi - 1};
+                for (uint32_t p = 0; p < t.profile_count; ++p)
+                {
+                    tries.push_back(int64_t{row.value[p]} + 1);
+                    tries.push_back(int64_t{row.value[p]} - 1);
+                }
+                bool changed = false;
+                for (int64_t v : tries)
+                {
+                    nicc::hal::DriverConfig cfg{};
+                    if (v >= lo && v <= hi && Compile(name, v, &cfg) &&
+                        std::memcmp(&cfg, &base, sizeof(cfg)) != 0)
+                    {
+                        changed = true;
+                        break;
+                    }
+                }
+                NS_TEST_EXPECT_MSG_EQ(changed, true, name << " reaches GetDriverConfig()");
+            }
+        });
+        NS_TEST_EXPECT_MSG_GT(attributes, 30u, "every table's rows");
+        NS_TEST_EXPECT_MSG_EQ(backend, 4u, "line rate (dcqcn, hpcc), flow label, base port");
+
+        // Profiles take the registry's spellings only.
+        Ptr<NiccNic> nic = CreateObject<NiccNic>();
+        nic->SetAttribute("DcqcnProfile", StringValue("paper"));
+        std::string err;
+        NS_TEST_EXPECT_MSG_EQ(nic->Install(m_dev, &err), false, "old spelling 'paper'");
+        NS_TEST_EXPECT_MSG_NE(err.find("DcqcnProfile"), std::string::npos, err);
+        nic = CreateObject<NiccNic>();
+        nic->SetAttribute("DcqcnProfile", StringValue("dcqcn-paper"));
+        nic->SetAttribute("HpccProfile", StringValue("hpcc-later"));
+        nic->SetAttribute("EcnRuleProfile", StringValue("ecn-nscc"));
+        NS_TEST_EXPECT_MSG_EQ(nic->Install(m_dev, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(nic->GetDriverConfig().ecn_rule.change_path_on_low_delay, 1u, "ecn-nscc");
+        m_dev = nullptr;
+        Simulator::Destroy();
+    }
+
+    Ptr<NiccNetDevice> m_dev;
+};
+
+// ---------------------------------------------------------------------------
+// One sender at a forced rate (cc=none, actions applied directly): a cut
+// while the QP waits out its gap pushes the next packet back.
+class PacingCutTest : public TestCase
+{
+  public:
+    PacingCutTest()
+        : TestCase("pacing: a paced QP whose rate is cut sends its next packet no earlier than "
+                   "the new rate allows")
+    {
+    }
+
+  private:
+    void Tx(Ptr<const Packet> p)
+    {
+        if (p->GetSize() > 500) // DATA, not ACK/CNP/PFC
+        {
+            m_tx.emplace_back(Simulator::Now().GetPicoSeconds(), p->GetSize());
+        }
+    }
+
+    static void SetRate(Ptr<NiccNic> nic, uint32_t kbps)
+    {
+        nicc::Action a = nicc::Action::None();
+        a.flags = nicc::kActSetRate;
+        a.rate_kbps = kbps;
+        nic->Apply(0, a); // the NIC's first driver flow is QP 0's
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper::UsePriorityQueueScheduler();
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        Ptr<Node> a = fabric.CreateHost();
+        Ptr<Node> b = fabric.CreateHost();
+        fabric.Connect(a, sw, DataRate("100Gbps"), MicroSeconds(1));
+        fabric.Connect(b, sw, DataRate("100Gbps"), MicroSeconds(1));
+        fabric.InstallRoutes();
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("none"));
+        Ptr<NiccNic> tx = nics.Install(a);
+        nics.Install(b);
+        tx->GetDevice()->TraceConnectWithoutContext("Tx", MakeCallback(&PacingCutTest::Tx, this));
+        nics.AddFlow(a, b, 1000000, MicroSeconds(1));
+        const int64_t cutPs = MicroSeconds(20).GetPicoSeconds() + 300000;
+        Simulator::Schedule(MicroSeconds(5), &PacingCutTest::SetRate, tx, 10000000);  // 10 Gb/s
+        Simulator::Schedule(PicoSeconds(cutPs), &PacingCutTest::SetRate, tx, 1000000); // 1 Gb/s
+        Simulator::Stop(MicroSeconds(60));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(tx->GetQpRateKbps(0), 1000000u, "the cut took");
+        size_t k = 0;
+        while (k < m_tx.size() && m_tx[k].first < cutPs)
+        {
+            ++k;
+        }
+        NS_TEST_ASSERT_MSG_GT(k, 10u, "packets before the cut");
+        NS_TEST_ASSERT_MSG_LT(k + 2, m_tx.size(), "packets after the cut");
+        const auto [prevPs, prevBytes] = m_tx[k - 1];
+        const int64_t oldGapPs = int64_t{prevBytes} * 8 * 100; // at 10 Gb/s
+        const int64_t newGapPs = int64_t{prevBytes} * 8 * 1000; // at 1 Gb/s
+        NS_TEST_ASSERT_MSG_LT(cutPs - prevPs, oldGapPs, "the cut came while the QP waited (paced)");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(m_tx[k].first - prevPs,
+                                    newGapPs - 1000,
+                                    "first packet after the cut: " << (m_tx[k].first - prevPs)
+                                                                   << " ps after the previous one");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(m_tx[k + 1].first - m_tx[k].first,
+                                    int64_t{m_tx[k].second} * 8 * 1000 - 1000,
+                                    "and the next at the new rate");
+        Simulator::Destroy();
+    }
+
+    std::vector<std::pair<int64_t, uint32_t>> m_tx; ///< (time ps, bytes) of DATA frames
+};
+
+// ---------------------------------------------------------------------------
+// B opens 1025 sender QPs to C (one more than its driver table holds) and
+// then receives a flow from A while the table is still full.
+class FlowTableFullTest : public TestCase
+{
+  public:
+    FlowTableFullTest()
+        : TestCase("a full driver flow table is counted and traced (sender and receiver), and "
+                   "every refused flow still completes")
+    {
+    }
+
+  private:
+    void Full(bool receiver, uint32_t peer, uint32_t qpn)
+    {
+        m_events.push_back({receiver, peer, qpn});
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper::UsePriorityQueueScheduler();
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        Ptr<Node> a = fabric.CreateHost();
+        Ptr<Node> b = fabric.CreateHost();
+        Ptr<Node> c = fabric.CreateHost();
+        for (const auto& h : {a, b, c})
+        {
+            fabric.Connect(h, sw, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        fabric.InstallRoutes();
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("none"));
+        nics.Install(a);
+        Ptr<NiccNic> nb = nics.Install(b);
+        Ptr<NiccNic> nc = nics.Install(c);
+        nb->TraceConnectWithoutContext("FlowTableFull", MakeCallback(&FlowTableFullTest::Full, this));
+        const uint32_t n = NiccNic::MAX_FLOWS + 1;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            nics.AddFlow(b, c, 20000, MicroSeconds(1)); // ~1.7 ms of round robin
+        }
+        nics.AddFlow(a, b, 100000, MicroSeconds(20));
+        nics.StopWhenAllComplete();
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(nb->GetFlowTableFullTx(), 1u, "B: QP 1024 refused at its start");
+        NS_TEST_EXPECT_MSG_EQ(nb->GetFlowTableFullRx(), 1u, "B: A's flow refused at its first packet");
+        NS_TEST_EXPECT_MSG_EQ(nc->GetFlowTableFullTx() + nc->GetFlowTableFullRx(), 0u, "C: fits");
+        NS_TEST_ASSERT_MSG_EQ(m_events.size(), 2u, "FlowTableFull fired once per refusal");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].receiver, false, "first: the sender QP");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].peer, c->GetId(), "its destination");
+        NS_TEST_EXPECT_MSG_EQ(m_events[0].qpn, NiccNic::MAX_FLOWS, "its qpn");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].receiver, true, "then the receiver flow");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].peer, a->GetId(), "its source");
+        NS_TEST_EXPECT_MSG_EQ(m_events[1].qpn, 0u, "the sender's qpn");
+        NS_TEST_EXPECT_MSG_EQ(nics.GetNCompleted(), n + 1, "every flow completes, the refused ones too");
+        // The refused QP started only when a slot freed: after the others'
+        // first packets, so it finishes last of B's.
+        NS_TEST_EXPECT_MSG_GT(nb->GetQpFinishTime(NiccNic::MAX_FLOWS),
+                              nb->GetQpFinishTime(0),
+                              "the refused QP waited");
+        Simulator::Destroy();
+    }
+
+    struct Event
+    {
+        bool receiver;
+        uint32_t peer;
+        uint32_t qpn;
+    };
+
+    std::vector<Event> m_events;
+};
+
+// ---------------------------------------------------------------------------
 class NiccNicTestSuite : public TestSuite
 {
   public:
     NiccNicTestSuite()
         : TestSuite("nicc-nic", UNIT)
     {
+        AddTestCase(new ParamAttributeTest, TestCase::QUICK);
+        AddTestCase(new PacingCutTest, TestCase::QUICK);
+        AddTestCase(new FlowTableFullTest, TestCase::QUICK);
         AddTestCase(new LosslessNoCcTest, TestCase::QUICK);
         AddTestCase(new HpccQueueTest, TestCase::QUICK);
         AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
