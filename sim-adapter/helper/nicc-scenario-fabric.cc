@@ -371,14 +371,14 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
     const std::string mode = Get("switch_mode");
 
+    // Every model Attribute from its key (mtu, buffer_bytes, ecn_*, cc,
+    // spray, dcqcn.*, hpcc.*, ...), then the fabric's forwarding mode.
     NiccFabricHelper fabric;
-    fabric.SetDeviceAttribute("Mtu", UintegerValue(mtu));
-    fabric.SetMmuAttribute("BufferSize", UintegerValue(U("buffer_bytes")));
-    fabric.SetMmuAttribute("PfcEnabled", BooleanValue(B("pfc")));
-    fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(B("ecn")));
-    fabric.SetSwitchAttribute("EcnKmin", UintegerValue(U("ecn_kmin_bytes")));
-    fabric.SetSwitchAttribute("EcnKmax", UintegerValue(U("ecn_kmax_bytes")));
-    fabric.SetSwitchAttribute("EcnPmax", DoubleValue(D("ecn_pmax")));
+    NiccNicHelper nics;
+    if (!ApplyAttributes(&fabric, &nics, error))
+    {
+        return false;
+    }
     fabric.SetSwitchAttribute("ForwardingMode",
                               EnumValue(mode == "spray"      ? NiccSwitchNode::SPRAY
                                         : mode == "adaptive" ? NiccSwitchNode::LEAST_QUEUE
@@ -478,12 +478,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             edgeOf[id] = static_cast<int32_t>(h / hpl);
         }
     }
-    NiccNicHelper nics;
-    ConfigureNics(&nics);
     std::string nicError;
     if (!nics.Install(t.hosts, &nicError))
     {
-        *error = "invalid configuration (dcqcn_* / hpcc_* / spray keys): " + nicError;
+        *error = "invalid configuration (cc / spray / dcqcn.* / hpcc.* / spray.* / ecn_rule.* keys): " +
+                 nicError;
         Simulator::Destroy();
         return false;
     }

@@ -64,7 +64,7 @@ PermutationThroughput(const std::string& spray, uint32_t run, std::string* err)
     const bool ok = RunWith("leaf-spine",
                             {"leaves=2", "spines=8", "hosts_per_leaf=8", "poisson_load=0",
                              "permutation_bytes=100000000", "stop_ms=0.4", "warmup_us=100", "cc=none",
-                             "ev_bits=8", "spray=" + spray, "run=" + std::to_string(run)},
+                             "spray.ev_bits=8", "spray=" + spray, "run=" + std::to_string(run)},
                             &r,
                             err);
     return ok ? r.permutationThroughput : -1.0;
@@ -126,7 +126,7 @@ class SprayLossRecoveryTest : public TestCase
         const bool ok = RunWith("leaf-spine",
                                 {"leaves=2", "spines=2", "hosts_per_leaf=4", "poisson_load=0",
                                  "permutation_bytes=2000000", "stop_ms=20", "cc=none", "spray=reps",
-                                 "ev_bits=4", "pfc=false", "buffer_bytes=100000", "rto_us=200"},
+                                 "spray.ev_bits=4", "pfc=false", "buffer_bytes=100000", "rto_us=200"},
                                 &r,
                                 &err);
         NS_TEST_ASSERT_MSG_EQ(ok, true, err);
@@ -205,7 +205,7 @@ class MultiRailCollectiveTest : public TestCase
         const bool ok = RunWith("leaf-spine",
                                 {"topology=rail", "servers=8", "rails=4", "spines=2", "oversubscription=2",
                                  "poisson_load=0", "allreduce_bytes=8000000", "allreduce_ring=" + ring,
-                                 "spray=" + spray, "ev_bits=8", "stop_ms=5", "cc=dcqcn"},
+                                 "spray=" + spray, "spray.ev_bits=8", "stop_ms=5", "cc=dcqcn"},
                                 &r,
                                 &err);
         NS_TEST_EXPECT_MSG_EQ(ok, true, err);
@@ -291,7 +291,7 @@ class RngRunTest : public TestCase
 {
   public:
     RngRunTest()
-        : TestCase("randomness: run / seed keys and the RngRun global value pick the permutation")
+        : TestCase("randomness: the run and seed keys and the RngRun global value pick the permutation")
     {
     }
 

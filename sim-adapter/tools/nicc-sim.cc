@@ -5,6 +5,7 @@
  * (scripts/plot.py, run with Debian's python3 unless --plots=false).
  *
  *   nicc-sim --scenario incast --set cc=hpcc --set senders=8 --out /tmp/run1
+ *   nicc-sim --scenario fairness --set dcqcn.rp_time_reset=100,dcqcn.profile=mlx5
  *   nicc-sim --scenario fairness --set cc=dcqcn,stop_ms=10 --out /tmp/fair
  *   nicc-sim --scenario sim-adapter/scenarios/ai-cluster.toml --set stop_ms=2
  *   nicc-sim --help                    # flags and every scenario key (exit 0)
@@ -388,9 +389,10 @@ main(int argc, char* argv[])
         "Scenario files (TOML, see docs/experiments.md): base = \"ai-cluster\" (the\n"
         "built-in scenario whose defaults apply first; default leaf-spine), optional\n"
         "name = \"...\" (the result's scenario name), then any scenario key, at the top\n"
-        "level or grouped in tables ([fabric], [workload], [cc], [nic], ...: the table\n"
-        "name only groups, keys keep their full names). --set overrides apply after the\n"
-        "file; relative topology_file / cdf_file paths are relative to the file.\n"
+        "level or in tables: [dcqcn] rp_time_reset = 300 is the key dcqcn.rp_time_reset\n"
+        "(every [algo] of the engine parameters below); other tables ([fabric],\n"
+        "[workload], [nic], ...) only group keys. --set overrides apply after the file;\n"
+        "relative topology_file / cdf_file paths are relative to the file.\n"
         "Examples: sim-adapter/scenarios/*.toml.\n\n"
         "Exit status 2 on an unknown scenario or key, a bad value or a bad scenario or\n"
         "topology file (the message names the file and line).\n\n" +
