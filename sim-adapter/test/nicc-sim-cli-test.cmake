@@ -1,7 +1,8 @@
 # nicc-sim-cli-test.cmake — command-line checks of nicc-sim (run by CTest):
 #   cmake -DNICC_SIM=/path/nicc-sim -DMODE=help -P nicc-sim-cli-test.cmake
 #     --help and -h exit 0 and print the flags and every scenario key
-#     (stdout holds "topology_file", "--scenario", "dcqcn.rp_time_reset").
+#     (stdout holds "topology_file", "--scenario", the engine parameter
+#     dcqcn.rp_time_reset with its range, a profile key and an alias).
 #   cmake -DNICC_SIM=... -DMODE=bad-toml -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
 #     a scenario file with an unknown key on line 3 exits 2 and the message
 #     names the file and line ("bad.toml:3:"); so does a TOML syntax error.
@@ -18,7 +19,8 @@ if(MODE STREQUAL "help")
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "nicc-sim ${flag}: exit ${rc}, expected 0\n${err}")
     endif()
-    foreach(want topology_file --scenario --set "Scenario files" "dcqcn.rp_time_reset")
+    foreach(want topology_file --scenario --set "Scenario files" "dcqcn.rp_time_reset" "1..2147483 us"
+                 "hpcc.profile" "hpcc-paper|hpcc-later" "spray.ev_bits" "ev_bits                -> spray.ev_bits")
       string(FIND "${out}" "${want}" at)
       if(at LESS 0)
         message(FATAL_ERROR "nicc-sim ${flag}: stdout lacks '${want}'\n${out}")
