@@ -678,6 +678,7 @@ NiccScenario::Select(const std::string& name, std::string* error)
     m_name = name;
     m_label.clear();
     m_values.clear();
+    m_aliasesUsed.clear();
     for (const auto& k : Keys())
     {
         m_values[k.name] = DefaultFor(name, k.name);
@@ -702,6 +703,14 @@ NiccScenario::Set(const std::string& key, const std::string& value, std::string*
         return false;
     }
     m_values[k->name] = value;
+    if (k->name != key)
+    {
+        const std::string note = key + " -> " + k->name;
+        if (std::find(m_aliasesUsed.begin(), m_aliasesUsed.end(), note) == m_aliasesUsed.end())
+        {
+            m_aliasesUsed.push_back(note);
+        }
+    }
     return true;
 }
 

@@ -199,6 +199,8 @@ class NiccScenario
     /// "key=value" form of Set.
     bool SetPair(const std::string& pair, std::string* error);
     std::string Get(const std::string& key) const;
+    /// "old -> new" for every deprecated alias Set since the last Select().
+    const std::vector<std::string>& GetAliasesUsed() const { return m_aliasesUsed; }
     const std::string& GetName() const { return m_name; }
     /// Name the result carries (NiccScenarioResult::scenario) instead of the
     /// built-in scenario's; empty = the built-in name. Select() clears it.
@@ -253,6 +255,7 @@ class NiccScenario
     std::string m_name;
     std::string m_label;
     std::map<std::string, std::string> m_values;
+    std::vector<std::string> m_aliasesUsed;
     bool m_progress{false};
 };
 

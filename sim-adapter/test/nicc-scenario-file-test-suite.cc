@@ -581,6 +581,8 @@ class ParamTableKeysTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(s.Get("dcqcn.rp_time_reset"), "100", "alias sets the key");
         NS_TEST_ASSERT_MSG_EQ(s.SetPair("ev_bits=6", &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(s.Get("spray.ev_bits"), "6", "alias sets the key");
+        NS_TEST_EXPECT_MSG_EQ(s.GetAliasesUsed().size(), 2u, "aliases used are recorded");
+        NS_TEST_EXPECT_MSG_EQ(s.GetAliasesUsed().back(), "ev_bits -> spray.ev_bits", "alias note");
         NS_TEST_EXPECT_MSG_EQ(s.SetPair("hpcc_base_rtt_ns=0", &err), false, "0 is no longer 'profile'");
         NS_TEST_EXPECT_MSG_EQ(Contains(err, "-1 = the profile's value"), true, err);
     }

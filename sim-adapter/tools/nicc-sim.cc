@@ -478,6 +478,10 @@ main(int argc, char* argv[])
             return 2;
         }
     }
+    for (const std::string& note : scenario.GetAliasesUsed())
+    {
+        std::fprintf(stderr, "nicc-sim: deprecated key name %s (the old name still works)\n", note.c_str());
+    }
     const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
