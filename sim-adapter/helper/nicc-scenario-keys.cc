@@ -254,21 +254,28 @@ LookupAttribute(const NiccScenarioKey& k, TypeId::AttributeInformation* info)
     return !k.typeId.empty() && TypeId::LookupByName(k.typeId).LookupAttributeByName(k.attribute, info);
 }
 
+/// A NiccNic selector or profile: its choices from a table, its default the
+/// Attribute's initial value (`fallback` while the NIC lacks the Attribute).
 NiccScenarioKey
 NicChoiceKey(const std::string& name,
              const std::string& attribute,
              const std::string& choices,
-             const std::string& def,
+             const std::string& fallback,
              const std::string& help)
 {
     NiccScenarioKey k;
     k.name = name;
     k.type = choices;
-    k.def = def;
+    k.def = fallback;
     k.help = help;
     k.target = NiccScenarioKey::ATTRIBUTE;
     k.typeId = NiccNic::GetTypeId().GetName();
     k.attribute = attribute;
+    TypeId::AttributeInformation info;
+    if (LookupAttribute(k, &info))
+    {
+        k.def = info.initialValue->SerializeToString(info.checker);
+    }
     return k;
 }
 
@@ -347,19 +354,12 @@ BuildKeys()
             names += std::string(i ? "|" : "") + t.profiles[i].name;
             docs += std::string(i ? "; " : "") + t.profiles[i].name + " = " + t.profiles[i].doc;
         }
-        NiccScenarioKey k = NicChoiceKey(std::string(t.algo) + ".profile",
-                                         nicc::host::CamelCase(t.algo) + "Profile",
-                                         names,
-                                         t.profiles[0].name,
-                                         std::string(t.algo) + " parameter profile: " + docs +
-                                             "; " + t.algo + ".* keys at -1 take its values");
-        // The NIC's own default profile where it has the Attribute already.
-        TypeId::AttributeInformation info;
-        if (LookupAttribute(k, &info))
-        {
-            k.def = info.initialValue->SerializeToString(info.checker);
-        }
-        keys.push_back(k);
+        keys.push_back(NicChoiceKey(std::string(t.algo) + ".profile",
+                                    nicc::host::CamelCase(t.algo) + "Profile",
+                                    names,
+                                    t.profiles[0].name,
+                                    std::string(t.algo) + " parameter profile: " + docs + "; " +
+                                        t.algo + ".* keys at -1 take its values"));
     });
 
     // Every engine parameter, from the tables.
