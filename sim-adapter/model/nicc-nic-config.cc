@@ -73,6 +73,7 @@ Field(ConfigOf of, T NiccNicConfig::*field)
 {
     return Ptr<const AttributeAccessor>(new FieldAccessor<V, T>(of, field), false);
 }
+
 // Accessor of one engine parameter row (NiccNicConfig::engine[index]).
 class ParamAccessor : public AttributeAccessor
 {
@@ -156,6 +157,21 @@ NicSupports(nicc::hal::CcKind cc)
 {
     return cc != nicc::hal::CcKind::kHpccPint;
 }
+
+// "none, dcqcn, hpcc": the kCcKinds the NIC implements.
+std::string
+SupportedCcList()
+{
+    std::string out;
+    for (const auto& c : nicc::hal::kCcKinds)
+    {
+        if (NicSupports(static_cast<nicc::hal::CcKind>(c.code)))
+        {
+            out += (out.empty() ? "" : ", ") + std::string(c.name);
+        }
+    }
+    return out;
+}
 } // namespace
 
 NiccNicConfig::NiccNicConfig()
@@ -175,9 +191,7 @@ TypeId
 NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
 {
     tid.AddAttribute("CongestionControl",
-                     "Engine congestion control of every QP: " +
-                         ChoiceList(nicc::hal::kCcKinds, nicc::hal::kCcKindCount) +
-                         " (hpcc-pint is not modelled).",
+                     "Engine congestion control of every QP: " + SupportedCcList() + ".",
                      StringValue("dcqcn"),
                      Field<StringValue>(of, &NiccNicConfig::ccName),
                      MakeStringChecker())
@@ -295,7 +309,7 @@ NiccNicConfig::Compile(uint32_t lineMbps,
     const int32_t ccIndex = FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
     if (ccIndex < 0 || !NicSupports(static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code)))
     {
-        return fail("CongestionControl: '" + ccName + "' is not one of none, dcqcn, hpcc");
+        return fail("CongestionControl: '" + ccName + "' is not one of " + SupportedCcList());
     }
     const CcKind cc = static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code);
     const int32_t policy = FindChoice(nicc::spray::kPolicies, nicc::spray::kPolicyCount, sprayName);

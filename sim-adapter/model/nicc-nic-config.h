@@ -7,12 +7,20 @@
  * live in the NIC's NiccNicConfig member, which the sender, receiver and
  * scheduler read. Compile() runs once, at Install().
  *
+ * Engine parameters are not listed by hand: every row of every parameter
+ * table (nicc::host::ForEachTable, engine/nicc/param_tables.h) that is not
+ * a backend row is one IntegerValue Attribute named
+ * nicc::host::AttributeName(table, row) ("DcqcnRpTimeReset"), range
+ * [-1, row max], -1 = the value of the selected profile (DcqcnProfile,
+ * HpccProfile, EcnRuleProfile). Backend rows (line rate, flow label, base
+ * port) come from the device and the node.
+ *
  *   NiccNicConfig c;                       // Attribute defaults
  *   nicc::hal::DriverConfig drv;
  *   std::string err;
  *   if (!c.Compile(100000, nodeId, &drv, &err)) ...;   // err names the Attribute
  *
- * Units: as each Attribute says (us, ns, bytes, Mb/s).
+ * Units: as each Attribute says (the rows' units: us, ns, bytes, Mb/s, ...).
  */
 #ifndef NICC_NIC_CONFIG_H
 #define NICC_NIC_CONFIG_H
