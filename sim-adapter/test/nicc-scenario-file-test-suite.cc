@@ -13,6 +13,8 @@
  *     ([algo] row = v) and --set algo.row=v both reach the NiccNic Attribute
  *     AttributeName(t, row); out-of-range values name the key; profile keys,
  *     old profile spellings (did you mean) and the alias table;
+ *   - the output files: fct.csv one line per flow, summary.json with the
+ *     keys' values and the RNG seed / run;
  *   - a topology file builds, routes (ECMP over both spines), gives 1 switch
  *     hop inside a leaf and 3 across, and a short permutation run on it
  *     completes every flow with 0 drops;
@@ -31,6 +33,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -588,6 +591,48 @@ class ParamTableKeysTest : public TestCase
     }
 };
 
+/// The output files of a run, written by the scenario library.
+class OutputsTest : public TestCase
+{
+  public:
+    OutputsTest()
+        : TestCase("outputs: fct.csv one line per flow, summary.json with config and rng")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenario s;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(s.SetPair("senders=3", &err) && s.SetPair("size_bytes=20000", &err) &&
+                                  s.SetPair("dcqcn.rp_time_reset=100", &err),
+                              true,
+                              err);
+        NiccScenarioResult r;
+        NS_TEST_ASSERT_MSG_EQ(s.Run(&r, &err), true, err);
+        const fs::path dir = TempDir("out") / "run";
+        NS_TEST_ASSERT_MSG_EQ(NiccWriteScenarioOutputs(s, r, dir.string(), &err), true, err);
+        std::ifstream csv(dir / "fct.csv");
+        std::string line;
+        std::vector<std::string> lines;
+        while (std::getline(csv, line))
+        {
+            lines.push_back(line);
+        }
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 4u, "header + 3 flows");
+        NS_TEST_EXPECT_MSG_EQ(lines[0], "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown", "header");
+        std::ifstream js(dir / "summary.json");
+        const std::string summary((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
+        NS_TEST_EXPECT_MSG_EQ(Contains(summary, "\"dcqcn.rp_time_reset\": \"100\""), true, "config");
+        NS_TEST_EXPECT_MSG_EQ(Contains(summary, "\"rng\""), true, "rng");
+        NS_TEST_EXPECT_MSG_EQ(Contains(summary, "\"fairness\""), true, "incast: fairness block");
+        NS_TEST_EXPECT_MSG_EQ(NiccWriteScenarioOutputs(s, r, "/proc/nicc-no-such-dir/x", &err), false,
+                              "unwritable directory");
+        fs::remove_all(dir.parent_path());
+    }
+};
+
 class NiccScenarioFileTestSuite : public TestSuite
 {
   public:
@@ -598,6 +643,7 @@ class NiccScenarioFileTestSuite : public TestSuite
         AddTestCase(new ShippedExamplesTest, TestCase::QUICK);
         AddTestCase(new TomlErrorsTest, TestCase::QUICK);
         AddTestCase(new ParamTableKeysTest, TestCase::QUICK);
+        AddTestCase(new OutputsTest, TestCase::QUICK);
         AddTestCase(new TopologyFileTest, TestCase::QUICK);
         AddTestCase(new TopologyFileErrorsTest, TestCase::QUICK);
     }
