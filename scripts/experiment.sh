@@ -27,7 +27,7 @@ for kv in "$@"; do extra="$extra,$kv"; done
 runs=(
   "dcqcn:cc=dcqcn"
   "hpcc:cc=hpcc"
-  "hpcc-spray:cc=hpcc,spray=reps,ev_bits=8"
+  "hpcc-spray:cc=hpcc,spray=reps,spray.ev_bits=8"
 )
 t0=$(date +%s)
 for r in "${runs[@]}"; do

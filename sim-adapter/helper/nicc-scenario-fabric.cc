@@ -263,9 +263,9 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     *r = NiccScenarioResult{};
     r->scenario = m_label.empty() ? m_name : m_label;
     r->fabric = true;
-    const uint64_t seed = U("seed");
-    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
-    RngSeedManager::SetRun(1);
+    const RngScope rng(U("seed"), U("run"));
+    r->rngSeed = rng.seed;
+    r->rngRun = rng.run;
     ObjectFactory sched;
     sched.SetTypeId(Get("scheduler") == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::MapScheduler");
     Simulator::SetScheduler(sched);
@@ -371,14 +371,14 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
     const std::string mode = Get("switch_mode");
 
+    // Every model Attribute from its key (mtu, buffer_bytes, ecn_*, cc,
+    // spray, dcqcn.*, hpcc.*, ...), then the fabric's forwarding mode.
     NiccFabricHelper fabric;
-    fabric.SetDeviceAttribute("Mtu", UintegerValue(mtu));
-    fabric.SetMmuAttribute("BufferSize", UintegerValue(U("buffer_bytes")));
-    fabric.SetMmuAttribute("PfcEnabled", BooleanValue(B("pfc")));
-    fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(B("ecn")));
-    fabric.SetSwitchAttribute("EcnKmin", UintegerValue(U("ecn_kmin_bytes")));
-    fabric.SetSwitchAttribute("EcnKmax", UintegerValue(U("ecn_kmax_bytes")));
-    fabric.SetSwitchAttribute("EcnPmax", DoubleValue(D("ecn_pmax")));
+    NiccNicHelper nics;
+    if (!ApplyAttributes(&fabric, &nics, error))
+    {
+        return false;
+    }
     fabric.SetSwitchAttribute("ForwardingMode",
                               EnumValue(mode == "spray"      ? NiccSwitchNode::SPRAY
                                         : mode == "adaptive" ? NiccSwitchNode::LEAST_QUEUE
@@ -478,19 +478,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             edgeOf[id] = static_cast<int32_t>(h / hpl);
         }
     }
-    // Fixed RNG streams: a run depends on `seed` only.
-    int64_t stream = 0;
-    for (const auto& sw : fabric.GetSwitches())
-    {
-        stream += sw->AssignStreams(stream);
-    }
-
-    NiccNicHelper nics;
-    ConfigureNics(&nics);
     std::string nicError;
     if (!nics.Install(t.hosts, &nicError))
     {
-        *error = "invalid configuration (dcqcn_* / hpcc_* / spray keys): " + nicError;
+        *error = "invalid configuration (cc / spray / dcqcn.* / hpcc.* / spray.* / ecn_rule.* keys): " +
+                 nicError;
         Simulator::Destroy();
         return false;
     }
@@ -501,7 +493,15 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                                  ? NanoSeconds(static_cast<int64_t>(std::llround(D("traffic_stop_ms") * 1e6)))
                                  : stop;
     const DataRate hostRate(static_cast<uint64_t>(hostBps));
-    NiccWorkload work(&nics, t.hosts, seed);
+    NiccWorkload work(&nics, t.hosts);
+    // Fixed stream numbers (the workload's, then one per switch): a run
+    // depends on RngSeed / RngRun and the keys only, not on what ran before
+    // it in the same process.
+    int64_t stream = work.AssignStreams(0);
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        stream += sw->AssignStreams(stream);
+    }
     work.StartPoisson(&cdf, poissonLoad, hostRate, Seconds(0), trafficStop);
     work.StartIncast(D("incast_load"), static_cast<uint32_t>(U("incast_fanin")), U("incast_bytes"),
                      hostRate, Seconds(0), trafficStop);

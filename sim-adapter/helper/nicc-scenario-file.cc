@@ -41,14 +41,7 @@ Where(const std::string& source, const toml::source_region& r)
 bool
 IsKey(const std::string& name)
 {
-    for (const auto& k : NiccScenario::Keys())
-    {
-        if (name == k.name)
-        {
-            return true;
-        }
-    }
-    return false;
+    return NiccScenario::IsKey(name);
 }
 
 size_t
@@ -72,30 +65,44 @@ EditDistance(const std::string& a, const std::string& b)
     return prev[b.size()];
 }
 
-// " (did you mean 'x'?)" for an unknown key, or "".
+// " (did you mean 'x'?)" for an unknown key `key` in [table] ("" = top
+// level): the closest key or alias to "table.key" or to "key".
 std::string
 Suggest(const std::string& table, const std::string& key)
 {
-    // [dcqcn] profile = ... -> dcqcn_profile: tables only group, the key keeps its prefix.
-    if (!table.empty() && IsKey(table + "_" + key))
+    std::vector<std::string> names;
+    for (const auto& k : NiccScenario::Keys())
     {
-        return " (did you mean '" + table + "_" + key +
-               "'? a table only groups keys: inside [" + table + "] write the whole key name)";
+        names.push_back(k.name);
+    }
+    for (const auto& a : NiccScenario::Aliases())
+    {
+        names.emplace_back(a.from);
     }
     std::string best;
     size_t bestDist = 3; // suggest only close matches
-    for (const auto& k : NiccScenario::Keys())
+    for (const auto& name : names)
     {
-        const size_t d = EditDistance(key, k.name);
+        size_t d = EditDistance(key, name);
+        if (!table.empty())
+        {
+            d = std::min(d, EditDistance(table + "." + key, name));
+        }
         if (d < bestDist)
         {
             bestDist = d;
-            best = k.name;
+            best = name;
         }
     }
     if (best.empty())
     {
         return " (nicc-sim --help lists the keys)";
+    }
+    const size_t dot = best.find('.');
+    if (dot != std::string::npos)
+    {
+        return " (did you mean '" + best + "'? in a file: [" + best.substr(0, dot) + "] " +
+               best.substr(dot + 1) + ")";
     }
     return " (did you mean '" + best + "'?)";
 }
@@ -264,7 +271,12 @@ NiccLoadScenarioText(const std::string& text,
                              "[table] grouping only)";
                     return false;
                 }
-                if (!IsKey(key2))
+                // [dcqcn] rp_time_reset is the key dcqcn.rp_time_reset; in
+                // any other table ([fabric], [workload], ...) the name only
+                // groups: [fabric] leaves is the key leaves.
+                const std::string dotted = key + "." + key2;
+                const std::string name = IsKey(dotted) ? dotted : key2;
+                if (!IsKey(name))
                 {
                     *error = Where(source, k2.source()) + ": unknown key '" + key2 + "' in [" + key +
                              "]" + Suggest(key, key2);
@@ -278,8 +290,7 @@ NiccLoadScenarioText(const std::string& text,
                              "]): " + why;
                     return false;
                 }
-                entries.push_back({key2, key + "." + key2, value, k2.source().begin.line,
-                                   k2.source().begin.column});
+                entries.push_back({name, dotted, value, k2.source().begin.line, k2.source().begin.column});
             }
             continue;
         }

@@ -6,10 +6,13 @@
  *                              # (default "leaf-spine")
  *   name = "my-run"            # optional: the result's scenario name
  *   stop_ms = 5                # any scenario key, top level ...
- *   [fabric]                   # ... or in a table; the table name only groups:
- *   leaves = 8                 #     [fabric] leaves = 8 is the key `leaves`
+ *   [fabric]                   # ... or in a table; a table that is no key
+ *   leaves = 8                 #     prefix only groups: this is `leaves`
  *   [cc]
  *   cc = "hpcc"
+ *   [dcqcn]                    # [algo] name is the key algo.name:
+ *   profile = "dcqcn-paper"    #     dcqcn.profile
+ *   rp_time_reset = 300        #     dcqcn.rp_time_reset (also: dcqcn.rp_time_reset = 300)
  *
  * Values: TOML integers, floats, booleans and strings, each converted to the
  * text form NiccScenario::Set takes (4, 0.3, true, "hpcc"). Arrays, dates
@@ -17,6 +20,7 @@
  * (topology_file, cdf_file) are relative to the file's directory.
  * Every error names the file, the line and (where the TOML parser gives one)
  * the column: "dir/x.toml:7:1: unknown key 'leafs' (did you mean 'leaves'?)".
+ * Deprecated key names (NiccScenario::Aliases) are accepted as in --set.
  *
  *   NiccScenario s;
  *   std::string err;

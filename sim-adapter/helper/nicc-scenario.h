@@ -7,6 +7,7 @@
  *   NiccScenario s;
  *   std::string err;
  *   if (!s.Select("incast", &err) || !s.Set("cc", "hpcc", &err)) ... err names the key
+ *   s.SetPair("dcqcn.rp_time_reset=100", &err);   // an engine parameter (us)
  *   NiccScenarioResult r;
  *   if (!s.Run(&r, &err)) ...
  *   r.QueuePercentile(0.99)
@@ -21,6 +22,11 @@
  *               (topology_file, HPCC text format) for both fabric scenarios
  *   ai-cluster  the default experiment: 4 x 4 x 8 hosts at 100 Gb/s, ring
  *               all-reduce + Poisson background (FB Hadoop) + incast bursts
+ * Keys (nicc-scenario-keys.cc): scenario keys, model Attributes (mtu,
+ * ecn_*, rto_us, ...: type, range and help from the TypeId), the NIC's
+ * selectors and profiles (cc, spray, <algo>.profile) and one key per engine
+ * parameter row, <algo>.<row> -> NiccNic Attribute CamelCase(<algo>_<row>),
+ * -1 = the profile's value; old names in one alias table.
  * The fabric scenarios are in nicc-scenario-fabric.cc; ideal FCT there uses
  * the flow's own path (2 links inside a leaf, 4 across) and link rates.
  * Ideal FCT of a flow (document of record, docs/sim-nic.md): the unloaded
@@ -45,7 +51,8 @@
 namespace ns3
 {
 
-/// One key of the scenario table.
+class NiccFabricHelper;
+
 /**
  * Prints one progress line to stderr ("nicc-sim: T of STOP ms simulated (P%),
  * done/total flows done, R M events/s, W s wall") once the run has taken
@@ -59,14 +66,36 @@ void NiccPrintProgress(std::chrono::steady_clock::time_point wall0,
                        double* lastPrint,
                        uint64_t* lastEvents);
 
+/// One key of the scenario table.
 struct NiccScenarioKey
 {
-    const char* name;
-    const char* type; ///< "uint", "int", "double", "bool", "string" or "a|b|c" (choices)
-    double min;       ///< numeric range (inclusive); ignored for bool/choices/string
-    double max;
-    const char* def;  ///< default unless the scenario overrides it (KeyHelp lists both)
-    const char* help;
+    /// Where the key's value goes.
+    enum Target : uint8_t
+    {
+        SCENARIO,  ///< read by the scenario itself (topology, workloads, run control)
+        ATTRIBUTE, ///< an Attribute of a model object (typeId::attribute), checked by its checker
+        ENGINE,    ///< an engine parameter: NiccNic Attribute, IntegerValue, -1 = the profile's value
+    };
+    std::string name;
+    /// "uint", "int", "double", "bool", "string", "a|b|c" (choices), or for
+    /// ATTRIBUTE keys the checker's type and range ("uint32_t 1:1024")
+    std::string type;
+    double min{0}; ///< numeric range (inclusive) of SCENARIO and ENGINE keys
+    double max{0};
+    std::string def;  ///< default unless the scenario overrides it (KeyHelp lists both)
+    std::string help;
+    std::string unit; ///< "us", "Mb/s", ... where the key has one
+    Target target{SCENARIO};
+    std::string typeId;    ///< ATTRIBUTE / ENGINE: the TypeId name ("ns3::NiccNic")
+    std::string attribute; ///< ATTRIBUTE / ENGINE: its Attribute ("DcqcnRpTimeReset")
+    std::string suffix;    ///< appended to the value for the Attribute ("us": a Time)
+};
+
+/// A deprecated key name and the key it stands for.
+struct NiccScenarioAlias
+{
+    const char* from;
+    const char* to;
 };
 
 /// One fabric link direction (a device's transmit side) and its use.
@@ -106,6 +135,8 @@ struct NiccScenarioResult
     std::vector<std::vector<double>> rateSeriesGbps;
     uint32_t txQpStateBytes{0};
     uint32_t rxQpStateBytes{0};
+    uint32_t rngSeed{0}; ///< ns-3 RngSeed the run used (key `seed`, else the global value)
+    uint64_t rngRun{0};  ///< ns-3 RngRun the run used (key `run`, else --RngRun / NS_GLOBAL_VALUE)
 
     // Fabric scenarios (leaf-spine, ai-cluster) only.
     bool fabric{false};
@@ -146,7 +177,15 @@ struct NiccScenarioResult
 class NiccScenario
 {
   public:
+    /// Every key: scenario keys, model Attributes, the NIC's selectors and
+    /// profiles, one per engine parameter row (nicc-scenario-keys.cc).
     static const std::vector<NiccScenarioKey>& Keys();
+    /// Deprecated names (old key -> key); Set and Get accept them.
+    static const std::vector<NiccScenarioAlias>& Aliases();
+    /// The key an alias stands for; any other name unchanged.
+    static const std::string& Canonical(const std::string& key);
+    /// True for a key or an alias.
+    static bool IsKey(const std::string& key);
     static const std::vector<std::string>& Names();
     /// The key table as text: name, type, defaults per scenario, help.
     static std::string KeyHelp();
@@ -160,6 +199,8 @@ class NiccScenario
     /// "key=value" form of Set.
     bool SetPair(const std::string& pair, std::string* error);
     std::string Get(const std::string& key) const;
+    /// "old -> new" for every deprecated alias Set since the last Select().
+    const std::vector<std::string>& GetAliasesUsed() const { return m_aliasesUsed; }
     const std::string& GetName() const { return m_name; }
     /// Name the result carries (NiccScenarioResult::scenario) instead of the
     /// built-in scenario's; empty = the built-in name. Select() clears it.
@@ -172,6 +213,11 @@ class NiccScenario
     /// Build, run and measure. Calls Simulator::Destroy() at the end.
     bool Run(NiccScenarioResult* out, std::string* error);
 
+    /// Sets every model Attribute the keys name on the helpers (fabric may
+    /// be null: NIC Attributes only), and Recovery from `recovery`; false
+    /// with the key named when the model lacks an Attribute.
+    bool ApplyAttributes(NiccFabricHelper* fabric, NiccNicHelper* nics, std::string* error) const;
+
     /// Default of `key` in `scenario` (the table's default or its override).
     static std::string DefaultFor(const std::string& scenario, const std::string& key);
     /// Directory the CDF files are read from (compile-time NICC_SIM_DATA_DIR,
@@ -179,9 +225,25 @@ class NiccScenario
     static std::string DataDir();
 
   private:
+    /// RngSeed / RngRun for one run: the keys' values, or (0) the global
+    /// values; the previous values come back when the scope ends, so a
+    /// scenario leaves the process's RngRun as it found it.
+    class RngScope
+    {
+      public:
+        RngScope(uint64_t seedKey, uint64_t runKey);
+        ~RngScope();
+        RngScope(const RngScope&) = delete;
+        RngScope& operator=(const RngScope&) = delete;
+        const uint32_t seed;
+        const uint64_t run;
+
+      private:
+        uint32_t m_oldSeed;
+        uint64_t m_oldRun;
+    };
+
     bool RunFabric(NiccScenarioResult* out, std::string* error);
-    /// Every NIC attribute from the keys (cc, dcqcn_*, hpcc_*, spray, recovery, ...).
-    void ConfigureNics(NiccNicHelper* nics) const;
     /// recovery == sr, or auto while spraying (NIC or switch).
     bool UseSelectiveRepeat() const;
 
@@ -193,6 +255,7 @@ class NiccScenario
     std::string m_name;
     std::string m_label;
     std::map<std::string, std::string> m_values;
+    std::vector<std::string> m_aliasesUsed;
     bool m_progress{false};
 };
 

@@ -106,12 +106,27 @@ NiccFlowKindName(NiccFlowKind k)
     }
 }
 
-NiccWorkload::NiccWorkload(NiccNicHelper* nics, const std::vector<Ptr<Node>>& hosts, uint64_t seed)
+NiccWorkload::NiccWorkload(NiccNicHelper* nics, const std::vector<Ptr<Node>>& hosts)
     : m_nics(nics),
       m_hosts(hosts),
-      m_rng(seed)
+      m_poissonGap(CreateObject<ExponentialRandomVariable>()),
+      m_poissonPick(CreateObject<UniformRandomVariable>()),
+      m_incastGap(CreateObject<ExponentialRandomVariable>()),
+      m_incastPick(CreateObject<UniformRandomVariable>()),
+      m_permPick(CreateObject<UniformRandomVariable>())
 {
     NS_ABORT_MSG_UNLESS(hosts.size() >= 2, "NiccWorkload needs at least two hosts");
+}
+
+int64_t
+NiccWorkload::AssignStreams(int64_t stream)
+{
+    m_poissonGap->SetStream(stream);
+    m_poissonPick->SetStream(stream + 1);
+    m_incastGap->SetStream(stream + 2);
+    m_incastPick->SetStream(stream + 3);
+    m_permPick->SetStream(stream + 4);
+    return STREAMS;
 }
 
 NiccFlowKind
@@ -133,10 +148,19 @@ NiccWorkload::Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind)
 }
 
 Time
-NiccWorkload::Exponential(double perSecond)
+NiccWorkload::Exponential(const Ptr<ExponentialRandomVariable>& rv, double perSecond)
 {
-    std::exponential_distribution<double> gap(perSecond);
-    return NanoSeconds(std::max<int64_t>(1, std::llround(gap(m_rng) * 1e9)));
+    const double seconds = rv->GetValue(1.0 / perSecond, 0.0); // mean, no bound
+    return NanoSeconds(std::max<int64_t>(1, std::llround(seconds * 1e9)));
+}
+
+void
+NiccWorkload::Shuffle(const Ptr<UniformRandomVariable>& rv, std::vector<uint32_t>* v)
+{
+    for (uint32_t i = static_cast<uint32_t>(v->size()); i > 1; --i)
+    {
+        std::swap((*v)[i - 1], (*v)[rv->GetInteger(0, i - 1)]);
+    }
 }
 
 // --- Poisson flows ----------------------------------------------------------
@@ -153,7 +177,10 @@ NiccWorkload::StartPoisson(const NiccFlowSizeCdf* cdf, double load, DataRate rat
     m_poissonStop = stop;
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
-        Simulator::Schedule(start + Exponential(m_poissonPerSecond), &NiccWorkload::PoissonArrival, this, h);
+        Simulator::Schedule(start + Exponential(m_poissonGap, m_poissonPerSecond),
+                            &NiccWorkload::PoissonArrival,
+                            this,
+                            h);
     }
 }
 
@@ -165,12 +192,13 @@ NiccWorkload::PoissonArrival(uint32_t host)
         return;
     }
     const uint32_t n = static_cast<uint32_t>(m_hosts.size());
-    std::uniform_int_distribution<uint32_t> pick(0, n - 2);
-    uint32_t dst = pick(m_rng);
+    uint32_t dst = m_poissonPick->GetInteger(0, n - 2);
     dst += dst >= host ? 1 : 0; // uniform among the other hosts
-    std::uniform_real_distribution<double> u(0.0, 100.0);
-    Add(host, dst, m_cdf->Sample(u(m_rng)), NiccFlowKind::POISSON);
-    Simulator::Schedule(Exponential(m_poissonPerSecond), &NiccWorkload::PoissonArrival, this, host);
+    Add(host, dst, m_cdf->Sample(m_poissonPick->GetValue(0.0, 100.0)), NiccFlowKind::POISSON);
+    Simulator::Schedule(Exponential(m_poissonGap, m_poissonPerSecond),
+                        &NiccWorkload::PoissonArrival,
+                        this,
+                        host);
 }
 
 // --- Incast bursts ----------------------------------------------------------
@@ -188,7 +216,7 @@ NiccWorkload::StartIncast(double load, uint32_t fanin, uint64_t bytes, DataRate 
     m_incastPerSecond = load * static_cast<double>(m_hosts.size()) *
                         static_cast<double>(rate.GetBitRate()) /
                         (8.0 * m_incastFanin * static_cast<double>(bytes));
-    Simulator::Schedule(start + Exponential(m_incastPerSecond), &NiccWorkload::IncastArrival, this);
+    Simulator::Schedule(start + Exponential(m_incastGap, m_incastPerSecond), &NiccWorkload::IncastArrival, this);
 }
 
 void
@@ -204,13 +232,13 @@ NiccWorkload::IncastArrival()
     {
         order[i] = i;
     }
-    std::shuffle(order.begin(), order.end(), m_rng);
+    Shuffle(m_incastPick, &order);
     const uint32_t dst = order[0];
     for (uint32_t k = 1; k <= m_incastFanin; ++k)
     {
         Add(order[k], dst, m_incastBytes, NiccFlowKind::INCAST);
     }
-    Simulator::Schedule(Exponential(m_incastPerSecond), &NiccWorkload::IncastArrival, this);
+    Simulator::Schedule(Exponential(m_incastGap, m_incastPerSecond), &NiccWorkload::IncastArrival, this);
 }
 
 // --- Permutation ------------------------------------------------------------
@@ -235,7 +263,7 @@ NiccWorkload::StartPermutation(uint64_t bytes, uint32_t crossGroup, Time start)
         {
             m_perm[i] = i;
         }
-        std::shuffle(m_perm.begin(), m_perm.end(), m_rng);
+        Shuffle(m_permPick, &m_perm);
         ok = true;
         for (uint32_t i = 0; i < n && ok; ++i)
         {

@@ -7,12 +7,16 @@
  * (pairwise exchange). They start
  * flows through a NiccNicHelper while the simulation runs; several
  * generators may run in one simulation (a mix). Every random choice comes
- * from one std::mt19937_64 seeded by the caller, so a run is repeatable.
+ * from ns-3 random variable streams (exponential gaps, uniform destinations,
+ * sizes and shuffles), so a run depends on RngSeed / RngRun (--RngRun,
+ * NS_GLOBAL_VALUE) and on the stream numbers given to AssignStreams(), as
+ * with any ns-3 model.
  *
  *   NiccFlowSizeCdf cdf;
  *   std::string err;
  *   cdf.Load("sim-adapter/data/FbHdp_distribution.txt", &err);   // mean_bytes from the file
- *   NiccWorkload w(&nics, hosts, 1);                              // seed 1
+ *   NiccWorkload w(&nics, hosts);
+ *   w.AssignStreams(0);                                           // streams 0..STREAMS-1
  *   w.StartPoisson(&cdf, 0.3, DataRate("100Gbps"), Seconds(0), MilliSeconds(5));
  *   w.StartRingAllReduce(ranks, 8000000, MicroSeconds(10));
  *   Simulator::Run();  ...  w.GetSteps(), w.GetKind(flowId)
@@ -31,9 +35,9 @@
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -101,8 +105,16 @@ struct NiccCollectiveResult
 class NiccWorkload
 {
   public:
+    /// Random variable streams a workload uses (AssignStreams' return value).
+    static constexpr int64_t STREAMS = 5;
+
     /// `hosts` are the hosts flows may use (all need a NIC from `nics`).
-    NiccWorkload(NiccNicHelper* nics, const std::vector<Ptr<Node>>& hosts, uint64_t seed);
+    NiccWorkload(NiccNicHelper* nics, const std::vector<Ptr<Node>>& hosts);
+
+    /// Fixed stream numbers stream .. stream + STREAMS - 1 for the workload's
+    /// random variables (ns-3 convention: call before the simulation runs);
+    /// returns STREAMS. Without it ns-3 numbers the streams in creation order.
+    int64_t AssignStreams(int64_t stream);
 
     /// Each host starts flows with exponential gaps at
     /// load * rate / (8 * cdf->MeanBytes()) per second, sizes from the CDF,
@@ -161,11 +173,20 @@ class NiccWorkload
     void StartJob(Job job, Time start);
     void JobStep(uint32_t job);
     void FlowDone(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
-    Time Exponential(double perSecond);
+    /// An exponential gap of mean 1 / perSecond from `rv`, at least 1 ns.
+    static Time Exponential(const Ptr<ExponentialRandomVariable>& rv, double perSecond);
+    /// Fisher-Yates shuffle of v drawing from `rv`.
+    static void Shuffle(const Ptr<UniformRandomVariable>& rv, std::vector<uint32_t>* v);
 
     NiccNicHelper* m_nics;
     std::vector<Ptr<Node>> m_hosts;
-    std::mt19937_64 m_rng;
+    // One stream per kind of choice, so e.g. the incast bursts do not change
+    // when Poisson traffic is switched on.
+    Ptr<ExponentialRandomVariable> m_poissonGap;  ///< Poisson arrivals
+    Ptr<UniformRandomVariable> m_poissonPick;     ///< destination and CDF draw
+    Ptr<ExponentialRandomVariable> m_incastGap;   ///< incast burst arrivals
+    Ptr<UniformRandomVariable> m_incastPick;      ///< receiver and senders of a burst
+    Ptr<UniformRandomVariable> m_permPick;        ///< the permutation
     std::vector<uint8_t> m_kind; ///< per flow id
 
     // Poisson.

@@ -8,6 +8,13 @@
  *   - each malformed scenario file (syntax error, unknown key, key that
  *     needs its table prefix, wrong type, out of range, array, nested table,
  *     bad base) fails with a message naming file:line;
+ *   - every engine parameter row of every table (ForEachTable) is the key
+ *     <algo>.<row> with the row's range, in --help; a TOML file
+ *     ([algo] row = v) and --set algo.row=v both reach the NiccNic Attribute
+ *     AttributeName(t, row); out-of-range values name the key; profile keys,
+ *     old profile spellings (did you mean) and the alias table;
+ *   - the output files: fct.csv one line per flow, summary.json with the
+ *     keys' values and the RNG seed / run;
  *   - a topology file builds, routes (ECMP over both spines), gives 1 switch
  *     hop inside a leaf and 3 across, and a short permutation run on it
  *     completes every flow with 0 drops;
@@ -16,13 +23,20 @@
  *
  *   ./nicc-sim-test-runner --suite=nicc-scenario-file --verbose
  */
+#include "ns3/integer.h"
 #include "ns3/nicc-module.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
+
+#include "nicc/host/param_registry.h"
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -202,7 +216,12 @@ class TomlErrorsTest : public TestCase
             {"base = \"leaf-spine\"\nstop_ms = = 3\n", ":2:", "syntax error"},
             {"[fabric\nleaves = 2\n", ":1:", "syntax error"},
             {"base = \"leaf-spine\"\n[fabric]\nleafs = 4\n", ":3:1:", "did you mean 'leaves'"},
-            {"# c\n[dcqcn]\nprofile = \"paper\"\n", ":3:", "dcqcn_profile"},
+            {"# c\n[dcqcn]\nprofile = \"paper\"\n", ":3:", "did you mean 'dcqcn-paper'"},
+            {"[hpcc]\nprofile = \"later\"\n", ":2:", "did you mean 'hpcc-later'"},
+            {"[dcqcn]\nrp_time_rest = 3\n", ":2:", "did you mean 'dcqcn.rp_time_reset'"},
+            {"[dcqcn]\nrp_time_reset = 0\n", ":2:", "out of range 1..2147483 us"},
+            {"dcqcn.rp_threshold = 32\n", ":1:", "key 'dcqcn.rp_threshold'"},
+            {"[spray]\nflow_label = 3\n", ":2:", "unknown key 'flow_label'"},
             {"leaves = \"four\"\n", ":1:", "key 'leaves'"},
             {"base = \"ai-cluster\"\n\n[fabric]\nleaves = 0\n", ":4:", "out of range"},
             {"stop_ms = true\n", ":1:", "expected a number"},
@@ -404,6 +423,216 @@ class TopologyFileErrorsTest : public TestCase
     }
 };
 
+/// A NIC installed with the scenario's Attributes (one host of a 1-to-1
+/// incast); null with *err on a failure.
+Ptr<NiccNic>
+InstallNic(const NiccScenario& s, std::string* err)
+{
+    NiccFabricHelper fabric;
+    NiccNicHelper nics;
+    if (!s.ApplyAttributes(&fabric, &nics, err))
+    {
+        return nullptr;
+    }
+    NiccIncastTopology t = fabric.BuildIncast(1, DataRate("100Gbps"), NanoSeconds(1000));
+    return nics.Install(t.receiver, err);
+}
+
+/// Every parameter table, row by row: each non-backend row is the scenario
+/// key <algo>.<row> with the row's range, listed by --help, and both a TOML
+/// file ([algo] row = v) and --set algo.row=v reach the NiccNic Attribute
+/// CamelCase(<algo>_<row>); a value outside the row's range is refused with
+/// the key named. Profiles, the alias table and the old profile spellings too.
+class ParamTableKeysTest : public TestCase
+{
+  public:
+    ParamTableKeysTest()
+        : TestCase("every engine parameter row is a scenario key; TOML and --set reach the NIC Attribute")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string help = NiccScenario::KeyHelp();
+        std::map<std::string, std::string> toml; // [algo] -> its lines
+        std::vector<std::string> pairs;          // key=value for --set
+        std::vector<std::pair<std::string, int64_t>> want; // Attribute, value
+        uint32_t rows = 0;
+        nicc::host::ForEachTable([&](const auto& t) {
+            for (uint32_t r = 0; r < t.count; ++r)
+            {
+                const auto& row = t.rows[r];
+                const std::string key = nicc::host::ScenarioKey(t, row);
+                if (row.backend())
+                {
+                    NS_TEST_EXPECT_MSG_EQ(NiccScenario::IsKey(key), false, key << ": backend rows have no key");
+                    continue;
+                }
+                ++rows;
+                const NiccScenarioKey* k = nullptr;
+                for (const auto& candidate : NiccScenario::Keys())
+                {
+                    k = candidate.name == key ? &candidate : k;
+                }
+                NS_TEST_ASSERT_MSG_NE(k, nullptr, "no scenario key " << key);
+                NS_TEST_EXPECT_MSG_EQ(k->target, NiccScenarioKey::ENGINE, key);
+                NS_TEST_EXPECT_MSG_EQ(k->typeId, "ns3::NiccNic", key);
+                NS_TEST_EXPECT_MSG_EQ(k->attribute, nicc::host::AttributeName(t, row), key);
+                NS_TEST_EXPECT_MSG_EQ(k->min, static_cast<double>(row.min), key << " min");
+                NS_TEST_EXPECT_MSG_EQ(k->max, static_cast<double>(row.max), key << " max");
+                NS_TEST_EXPECT_MSG_EQ(k->unit, UnitSymbol(row.unit), key << " unit");
+                const std::string range = std::to_string(row.min) + ".." + std::to_string(row.max) + " " +
+                                          UnitSymbol(row.unit);
+                NS_TEST_EXPECT_MSG_EQ(Contains(help, "  " + key + " "), true, key << " not in --help");
+                NS_TEST_EXPECT_MSG_EQ(Contains(help, "int " + range), true, key << ": --help lacks " << range);
+                NS_TEST_EXPECT_MSG_EQ(Contains(help, nicc::host::HelpText(t, row)), true, key << " help");
+
+                // Out of the row's range: refused, naming the key and the range.
+                NiccScenario s;
+                std::string err;
+                const uint64_t bad = row.max < 0xFFFFFFFFu ? uint64_t{row.max} + 1 : 0;
+                if (row.max < 0xFFFFFFFFu || row.min > 0)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(s.SetPair(key + "=" + std::to_string(bad), &err), false, key);
+                    NS_TEST_EXPECT_MSG_EQ(Contains(err, "'" + key + "'") && Contains(err, range), true, err);
+                }
+                NS_TEST_EXPECT_MSG_EQ(s.SetPair(key + "=-1", &err), true, err);
+
+                // A valid setting: the row's value under the table's first profile.
+                const std::string v = std::to_string(row.value[0]);
+                toml[t.algo] += std::string(row.name) + " = " + v + "\n";
+                pairs.push_back(key + "=" + v);
+                want.emplace_back(k->attribute, row.value[0]);
+            }
+        });
+        NS_TEST_EXPECT_MSG_GT(rows, 30u, "rows walked");
+
+        auto check = [&](const NiccScenario& s, const std::string& how) {
+            std::string err;
+            Ptr<NiccNic> nic = InstallNic(s, &err);
+            NS_TEST_EXPECT_MSG_NE(nic, nullptr, how << ": " << err);
+            if (!nic)
+            {
+                Simulator::Destroy();
+                return;
+            }
+            for (const auto& [attribute, value] : want)
+            {
+                IntegerValue got;
+                nic->GetAttribute(attribute, got);
+                NS_TEST_EXPECT_MSG_EQ(got.Get(), value, how << ": " << attribute);
+            }
+            Simulator::Destroy();
+        };
+        std::string text = "base = \"incast\"\n";
+        for (const auto& [algo, lines] : toml)
+        {
+            text += "[" + algo + "]\n" + lines;
+        }
+        NiccScenario fromFile;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioText(text, "params.toml", "", &fromFile, &err), true, err);
+        check(fromFile, "TOML");
+        NiccScenario fromSet;
+        NS_TEST_ASSERT_MSG_EQ(fromSet.Select("incast", &err), true, err);
+        for (const auto& kv : pairs)
+        {
+            NS_TEST_ASSERT_MSG_EQ(fromSet.SetPair(kv, &err), true, err);
+        }
+        check(fromSet, "--set");
+        // Dotted keys at the top level of a file are the same keys.
+        NiccScenario dotted;
+        NS_TEST_ASSERT_MSG_EQ(
+            NiccLoadScenarioText("dcqcn.rp_time_reset = 77\n", "d.toml", "", &dotted, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(dotted.Get("dcqcn.rp_time_reset"), "77", "dotted key");
+
+        // Profiles: one key per algorithm with several, spellings from the registry.
+        for (const auto& [key, attribute, profile] :
+             std::vector<std::tuple<std::string, std::string, std::string>>{
+                 {"dcqcn.profile", "DcqcnProfile", "dcqcn-paper"},
+                 {"hpcc.profile", "HpccProfile", "hpcc-later"},
+                 {"ecn_rule.profile", "EcnRuleProfile", "ecn-nscc"}})
+        {
+            NiccScenario s;
+            NS_TEST_ASSERT_MSG_EQ(s.SetPair(key + "=" + profile, &err), true, err);
+            Ptr<NiccNic> nic = InstallNic(s, &err);
+            NS_TEST_EXPECT_MSG_NE(nic, nullptr, key << ": " << err);
+            if (!nic)
+            {
+                Simulator::Destroy();
+                continue;
+            }
+            StringValue got;
+            nic->GetAttribute(attribute, got);
+            NS_TEST_EXPECT_MSG_EQ(got.Get(), profile, key);
+            Simulator::Destroy();
+        }
+        NiccScenario s;
+        NS_TEST_EXPECT_MSG_EQ(s.SetPair("dcqcn.profile=paper", &err), false, "old spelling");
+        NS_TEST_EXPECT_MSG_EQ(Contains(err, "did you mean 'dcqcn-paper'"), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.SetPair("hpcc.profile=later", &err), false, "old spelling");
+        NS_TEST_EXPECT_MSG_EQ(Contains(err, "did you mean 'hpcc-later'"), true, err);
+
+        // The alias table: old names set the new keys, and --help lists them.
+        for (const auto& a : NiccScenario::Aliases())
+        {
+            NS_TEST_EXPECT_MSG_EQ(NiccScenario::IsKey(a.to), true, a.from << " -> " << a.to);
+            NS_TEST_EXPECT_MSG_EQ(Contains(help, std::string(a.from)), true, a.from << " in --help");
+        }
+        NS_TEST_ASSERT_MSG_EQ(s.SetPair("dcqcn_time_reset_us=100", &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Get("dcqcn.rp_time_reset"), "100", "alias sets the key");
+        NS_TEST_ASSERT_MSG_EQ(s.SetPair("ev_bits=6", &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Get("spray.ev_bits"), "6", "alias sets the key");
+        NS_TEST_EXPECT_MSG_EQ(s.GetAliasesUsed().size(), 2u, "aliases used are recorded");
+        NS_TEST_EXPECT_MSG_EQ(s.GetAliasesUsed().back(), "ev_bits -> spray.ev_bits", "alias note");
+        NS_TEST_EXPECT_MSG_EQ(s.SetPair("hpcc_base_rtt_ns=0", &err), false, "0 is no longer 'profile'");
+        NS_TEST_EXPECT_MSG_EQ(Contains(err, "-1 = the profile's value"), true, err);
+    }
+};
+
+/// The output files of a run, written by the scenario library.
+class OutputsTest : public TestCase
+{
+  public:
+    OutputsTest()
+        : TestCase("outputs: fct.csv one line per flow, summary.json with config and rng")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenario s;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(s.SetPair("senders=3", &err) && s.SetPair("size_bytes=20000", &err) &&
+                                  s.SetPair("dcqcn.rp_time_reset=100", &err),
+                              true,
+                              err);
+        NiccScenarioResult r;
+        NS_TEST_ASSERT_MSG_EQ(s.Run(&r, &err), true, err);
+        const fs::path dir = TempDir("out") / "run";
+        NS_TEST_ASSERT_MSG_EQ(NiccWriteScenarioOutputs(s, r, dir.string(), &err), true, err);
+        std::ifstream csv(dir / "fct.csv");
+        std::string line;
+        std::vector<std::string> lines;
+        while (std::getline(csv, line))
+        {
+            lines.push_back(line);
+        }
+        NS_TEST_ASSERT_MSG_EQ(lines.size(), 4u, "header + 3 flows");
+        NS_TEST_EXPECT_MSG_EQ(lines[0], "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown", "header");
+        std::ifstream js(dir / "summary.json");
+        const std::string summary((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
+        NS_TEST_EXPECT_MSG_EQ(Contains(summary, "\"dcqcn.rp_time_reset\": \"100\""), true, "config");
+        NS_TEST_EXPECT_MSG_EQ(Contains(summary, "\"rng\""), true, "rng");
+        NS_TEST_EXPECT_MSG_EQ(Contains(summary, "\"fairness\""), true, "incast: fairness block");
+        NS_TEST_EXPECT_MSG_EQ(NiccWriteScenarioOutputs(s, r, "/proc/nicc-no-such-dir/x", &err), false,
+                              "unwritable directory");
+        fs::remove_all(dir.parent_path());
+    }
+};
+
 class NiccScenarioFileTestSuite : public TestSuite
 {
   public:
@@ -413,6 +642,8 @@ class NiccScenarioFileTestSuite : public TestSuite
         AddTestCase(new TomlKeysTest, TestCase::QUICK);
         AddTestCase(new ShippedExamplesTest, TestCase::QUICK);
         AddTestCase(new TomlErrorsTest, TestCase::QUICK);
+        AddTestCase(new ParamTableKeysTest, TestCase::QUICK);
+        AddTestCase(new OutputsTest, TestCase::QUICK);
         AddTestCase(new TopologyFileTest, TestCase::QUICK);
         AddTestCase(new TopologyFileErrorsTest, TestCase::QUICK);
     }

@@ -1,10 +1,13 @@
 # nicc-sim-cli-test.cmake — command-line checks of nicc-sim (run by CTest):
 #   cmake -DNICC_SIM=/path/nicc-sim -DMODE=help -P nicc-sim-cli-test.cmake
 #     --help and -h exit 0 and print the flags and every scenario key
-#     (stdout holds "topology_file" and "--scenario").
+#     (stdout holds "topology_file", "--scenario", the engine parameter
+#     dcqcn.rp_time_reset with its range, a profile key and an alias).
 #   cmake -DNICC_SIM=... -DMODE=bad-toml -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
 #     a scenario file with an unknown key on line 3 exits 2 and the message
 #     names the file and line ("bad.toml:3:"); so does a TOML syntax error.
+#   cmake -DNICC_SIM=... -DMODE=rng -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
+#     --RngRun=3 and NS_GLOBAL_VALUE="RngRun=3" both give summary.json rng.run 3.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -16,7 +19,8 @@ if(MODE STREQUAL "help")
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "nicc-sim ${flag}: exit ${rc}, expected 0\n${err}")
     endif()
-    foreach(want topology_file --scenario --set "Scenario files")
+    foreach(want topology_file --scenario --set "Scenario files" "dcqcn.rp_time_reset" "1..2147483 us"
+                 "hpcc.profile" "hpcc-paper|hpcc-later" "spray.ev_bits" "ev_bits                -> spray.ev_bits")
       string(FIND "${out}" "${want}" at)
       if(at LESS 0)
         message(FATAL_ERROR "nicc-sim ${flag}: stdout lacks '${want}'\n${out}")
@@ -40,6 +44,28 @@ elseif(MODE STREQUAL "bad-toml")
     endif()
     message(STATUS "${file}: ${err}")
   endforeach()
+elseif(MODE STREQUAL "rng")
+  # --RngRun=3 and NS_GLOBAL_VALUE="RngRun=3" both reach the run (summary.json
+  # "rng": {"run": 3}) when the scenario leaves its run key at 0.
+  set(args --scenario leaf-spine --set leaves=2,spines=2,hosts_per_leaf=4,poisson_load=0
+           --set permutation_bytes=10000,stop_ms=1 --plots=false --progress=false)
+  foreach(how flag env)
+    if(how STREQUAL "flag")
+      set(cmd "${NICC_SIM}" ${args} --RngRun=3 --out "${WORK_DIR}/rng-${how}")
+    else()
+      set(cmd ${CMAKE_COMMAND} -E env "NS_GLOBAL_VALUE=RngRun=3" "${NICC_SIM}" ${args}
+              --out "${WORK_DIR}/rng-${how}")
+    endif()
+    execute_process(COMMAND ${cmd} RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "nicc-sim (RngRun by ${how}): exit ${rc}\n${err}")
+    endif()
+    file(READ "${WORK_DIR}/rng-${how}/summary.json" summary)
+    string(JSON run GET "${summary}" rng run)
+    if(NOT run EQUAL 3)
+      message(FATAL_ERROR "RngRun by ${how}: summary.json rng.run = ${run}, expected 3")
+    endif()
+  endforeach()
 else()
-  message(FATAL_ERROR "MODE must be help or bad-toml")
+  message(FATAL_ERROR "MODE must be help, bad-toml or rng")
 endif()

@@ -1,0 +1,339 @@
+/*
+ * nicc-scenario-output.cc — NiccWriteScenarioOutputs: fct.csv,
+ * summary.json and the fabric scenarios' CSVs (see the header).
+ */
+#include "nicc-scenario-output.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+// Goodput fairness over the rate windows in which every flow moved data.
+nlohmann::json
+Fairness(const NiccScenarioResult& r)
+{
+    nlohmann::json j;
+    const size_t n = r.rateSeriesGbps.size();
+    size_t windows = 0;
+    for (const auto& s : r.rateSeriesGbps)
+    {
+        windows = std::max(windows, s.size());
+    }
+    std::vector<double> mean(n, 0.0);
+    size_t used = 0;
+    for (size_t k = 0; k < windows; ++k)
+    {
+        bool all = n > 0;
+        for (size_t i = 0; i < n; ++i)
+        {
+            all = all && k < r.rateSeriesGbps[i].size() && r.rateSeriesGbps[i][k] > 0;
+        }
+        if (!all)
+        {
+            continue;
+        }
+        ++used;
+        for (size_t i = 0; i < n; ++i)
+        {
+            mean[i] += r.rateSeriesGbps[i][k];
+        }
+    }
+    double sum = 0;
+    double sq = 0;
+    for (double& m : mean)
+    {
+        m = used ? m / static_cast<double>(used) : 0.0;
+        sum += m;
+        sq += m * m;
+    }
+    j["windows_all_active"] = used;
+    j["window_us"] = r.rateWindowUs;
+    j["mean_goodput_gbps"] = mean;
+    j["series_gbps"] = r.rateSeriesGbps; // per flow, one value per window
+    j["jain_index"] = sq > 0 ? sum * sum / (static_cast<double>(n) * sq) : 0.0;
+    return j;
+}
+
+// Flow-size buckets of the slowdown table (bytes, upper bound exclusive).
+struct SizeBucket
+{
+    const char* name;
+    uint64_t lo;
+    uint64_t hi;
+};
+const SizeBucket kBuckets[] = {{"<10KB", 0, 10000},
+                               {"10KB-100KB", 10000, 100000},
+                               {"100KB-1MB", 100000, 1000000},
+                               {"1MB-10MB", 1000000, 10000000},
+                               {">=10MB", 10000000, ~0ull}};
+
+nlohmann::json
+SlowdownStats(const NiccScenarioResult& r, uint64_t lo, uint64_t hi, int kind)
+{
+    size_t n = 0;
+    nlohmann::json j;
+    j["p50"] = r.SlowdownPercentileOf(0.50, lo, hi, kind, &n);
+    j["p95"] = r.SlowdownPercentileOf(0.95, lo, hi, kind, nullptr);
+    j["p99"] = r.SlowdownPercentileOf(0.99, lo, hi, kind, nullptr);
+    j["completed"] = n;
+    return j;
+}
+
+// One collective: steps planned / done, per-step and total time (us).
+nlohmann::json
+CollectiveJson(const NiccCollectiveResult& c)
+{
+    nlohmann::json coll;
+    coll["steps_planned"] = c.stepsPlanned;
+    std::vector<double> stepUs;
+    for (const auto& st : c.steps)
+    {
+        if (st.endNs >= 0)
+        {
+            stepUs.push_back(static_cast<double>(st.endNs - st.startNs) / 1e3);
+        }
+    }
+    coll["steps_done"] = stepUs.size();
+    coll["step_us"] = stepUs;
+    coll["complete"] = c.Done();
+    coll["total_us"] = c.Done() ? static_cast<double>(c.TotalNs()) / 1e3 : -1.0;
+    if (!stepUs.empty())
+    {
+        std::vector<double> v = stepUs;
+        std::sort(v.begin(), v.end());
+        coll["step_us_p50"] = v[(v.size() - 1) / 2];
+        coll["step_us_max"] = v.back();
+    }
+    return coll;
+}
+
+// Fabric scenarios: the extra summary fields and the CSVs the plots read.
+bool
+WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j)
+{
+    nlohmann::json& s = *j;
+    for (const auto& b : kBuckets)
+    {
+        s["fct_slowdown_by_size"][b.name] = SlowdownStats(r, b.lo, b.hi, -1);
+    }
+    for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+    {
+        const auto kind = static_cast<NiccFlowKind>(k);
+        const size_t count = std::count(r.flowKind.begin(), r.flowKind.end(), k);
+        if (count > 0)
+        {
+            s["fct_slowdown_by_kind"][NiccFlowKindName(kind)] =
+                SlowdownStats(r, 0, ~0ull, static_cast<int>(k));
+            s["fct_slowdown_by_kind"][NiccFlowKindName(kind)]["flows"] = count;
+        }
+    }
+    s["queue_bytes"]["sampled"] = "every switch egress port, all classes, every sample_ns from warmup_us";
+    s["queue_bytes"]["host_down_p99"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 0.99);
+    s["queue_bytes"]["host_down_max"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 1.0);
+    const double devTime = r.pausableDevices * r.simSeconds * 1e9;
+    s["pfc"]["pause_time_us"] = r.pauseTimeNs / 1e3;
+    s["pfc"]["pause_time_fraction"] = devTime > 0 ? r.pauseTimeNs / devTime : 0.0;
+    s["pfc"]["devices"] = r.pausableDevices;
+    s["retransmission_rate"] =
+        r.dataPackets ? static_cast<double>(r.retxPackets) / static_cast<double>(r.dataPackets) : 0.0;
+    s["reordering"] = {{"max_distance", r.oooMax},
+                       {"p99_distance", r.OooPercentile(0.99)},
+                       {"p999_distance", r.OooPercentile(0.999)},
+                       {"ooo_fraction",
+                        r.rxDataPackets
+                            ? 1.0 - static_cast<double>(r.oooHistogram.empty() ? 0 : r.oooHistogram[0]) /
+                                        static_cast<double>(r.rxDataPackets)
+                            : 0.0},
+                       {"data_packets_received", r.rxDataPackets},
+                       {"unit", "packets ahead of the expected PSN, over every DATA packet received"}};
+    double maxUtil = 0;
+    double sumDown = 0;
+    size_t nDown = 0;
+    for (const auto& l : r.links)
+    {
+        if (l.kind == "fabric")
+        {
+            maxUtil = std::max(maxUtil, l.utilization);
+        }
+        if (l.kind == "down")
+        {
+            sumDown += l.utilization;
+            ++nDown;
+        }
+    }
+    s["link_utilization"] = {{"fabric_mean", r.utilization},
+                             {"fabric_max", maxUtil},
+                             {"host_down_mean", nDown ? sumDown / static_cast<double>(nDown) : 0.0},
+                             {"measured", "wire bytes / (rate x simulated time), both directions"}};
+    s["throughput"]["utilization"] = r.utilization;
+    s["throughput"]["meaning"] = "mean utilization over fabric (leaf-spine) links";
+    // "collective": the first collective (the all-reduce when there is one);
+    // "collectives": every one by name.
+    s["collective"] = CollectiveJson(r.collectives.empty() ? NiccCollectiveResult{} : r.collectives[0]);
+    for (const auto& c : r.collectives)
+    {
+        s["collectives"][c.name] = CollectiveJson(c);
+    }
+    if (r.permutationThroughput > 0)
+    {
+        s["permutation"] = {{"throughput_fraction_of_ideal", r.permutationThroughput}};
+    }
+    s["topology"] = {{"hosts", r.hosts}, {"host_rate_gbps", r.hostRateGbps}};
+
+    std::ofstream links(dir / "links.csv");
+    links << "from,to,kind,rate_gbps,tx_bytes,utilization\n";
+    for (const auto& l : r.links)
+    {
+        links << l.from << ',' << l.to << ',' << l.kind << ',' << l.rateGbps << ',' << l.txBytes << ','
+              << l.utilization << '\n';
+    }
+    // Queue-length CDF: the sorted samples at up to 1000 quantiles.
+    std::ofstream qcdf(dir / "queue_cdf.csv");
+    qcdf << "queue_bytes,cdf\n";
+    std::vector<uint64_t> q = r.queueSamples;
+    std::sort(q.begin(), q.end());
+    const size_t steps = std::min<size_t>(q.size(), 1000);
+    for (size_t i = 1; i <= steps; ++i)
+    {
+        const size_t idx = (q.size() * i + steps - 1) / steps - 1;
+        qcdf << q[idx] << ',' << static_cast<double>(idx + 1) / static_cast<double>(q.size()) << '\n';
+    }
+    std::ofstream ts(dir / "timeseries.csv");
+    ts << "time_us";
+    for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+    {
+        ts << ",gbps_" << NiccFlowKindName(static_cast<NiccFlowKind>(k));
+    }
+    ts << ",gbps_total\n";
+    for (size_t w = 0; w < r.seriesTimeUs.size(); ++w)
+    {
+        ts << r.seriesTimeUs[w];
+        double total = 0;
+        for (double g : r.seriesGbpsByKind[w])
+        {
+            ts << ',' << g;
+            total += g;
+        }
+        ts << ',' << total << '\n';
+    }
+    std::ofstream cs(dir / "collective.csv");
+    cs << "collective,step,start_ns,end_ns,duration_us\n";
+    for (const auto& c : r.collectives)
+    {
+        for (const auto& st : c.steps)
+        {
+            cs << c.name << ',' << st.step << ',' << st.startNs << ',';
+            if (st.endNs >= 0)
+            {
+                cs << st.endNs << ',' << static_cast<double>(st.endNs - st.startNs) / 1e3;
+            }
+            else
+            {
+                cs << ',';
+            }
+            cs << '\n';
+        }
+    }
+    return links && qcdf && ts && cs;
+}
+
+} // namespace
+
+bool
+NiccWriteScenarioOutputs(const NiccScenario& s,
+                         const NiccScenarioResult& r,
+                         const std::string& dirName,
+                         std::string* error)
+{
+    const std::filesystem::path dir = dirName;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+    {
+        *error = "cannot create " + dir.string() + ": " + ec.message();
+        return false;
+    }
+    std::ofstream csv(dir / "fct.csv");
+    csv << "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown\n";
+    for (size_t i = 0; i < r.flows.size(); ++i)
+    {
+        const auto& f = r.flows[i];
+        csv << f.id << ',' << f.src << ',' << f.dst << ',' << f.sizeBytes << ',' << f.startNs << ',';
+        if (f.fctNs >= 0)
+        {
+            csv << f.fctNs << ',' << r.idealFctNs[i] << ','
+                << static_cast<double>(f.fctNs) / static_cast<double>(r.idealFctNs[i]) << '\n';
+        }
+        else
+        {
+            csv << ',' << r.idealFctNs[i] << ",\n"; // not complete when the run stopped
+        }
+    }
+
+    nlohmann::json j;
+    j["scenario"] = r.scenario;
+    for (const auto& k : NiccScenario::Keys())
+    {
+        j["config"][k.name] = s.Get(k.name);
+    }
+    j["rng"] = {{"seed", r.rngSeed}, {"run", r.rngRun}};
+    j["flows"] = {{"total", r.flows.size()}, {"completed", r.Completed()}};
+    j["fct_slowdown"] = {{"p50", r.SlowdownPercentile(0.50)},
+                         {"p95", r.SlowdownPercentile(0.95)},
+                         {"p99", r.SlowdownPercentile(0.99)}};
+    j["queue_bytes"] = {{"p50", r.QueuePercentile(0.50)},
+                        {"p99", r.QueuePercentile(0.99)},
+                        {"max", r.QueuePercentile(1.0)},
+                        {"max_any_port_exact", r.queueMaxExact},
+                        {"samples", r.queueSamples.size()},
+                        {"sampled", "switch egress port to the receiver, all classes, every "
+                                    "sample_ns from warmup_us"}};
+    j["pfc"] = {{"pause_frames", r.pauseFrames}};
+    j["drops"] = r.drops;
+    j["ecn"] = {{"marked", r.ecnMarked},
+                {"marked_fraction",
+                 r.dataPackets ? static_cast<double>(r.ecnMarked) / static_cast<double>(r.dataPackets)
+                               : 0.0}};
+    j["throughput"] = {{"utilization", r.utilization}};
+    j["bytes"] = {{"acked", r.bytesAcked},
+                  {"delivered_in_order", r.bytesDelivered},
+                  {"data_packets_sent", r.dataPackets},
+                  {"retransmitted_packets", r.retxPackets},
+                  {"timeouts", r.timeouts},
+                  {"cnps_sent", r.cnpsSent}};
+    j["sim"] = {{"events", r.events},
+                {"wall_seconds", r.wallSeconds},
+                {"simulated_seconds", r.simSeconds},
+                {"events_per_wall_second",
+                 r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds : 0.0}};
+    j["memory"] = {{"tx_qp_state_bytes", r.txQpStateBytes},
+                   {"rx_qp_state_bytes", r.rxQpStateBytes}};
+    bool extraOk = true;
+    if (r.fabric)
+    {
+        extraOk = WriteFabric(r, dir, &j);
+    }
+    else
+    {
+        j["fairness"] = Fairness(r);
+    }
+    std::ofstream js(dir / "summary.json");
+    js << j.dump(2) << '\n';
+    if (!csv || !js || !extraOk)
+    {
+        *error = "cannot write to " + dir.string();
+        return false;
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,33 @@
+/*
+ * nicc-scenario-output.h — the files a scenario run leaves in its output
+ * directory: fct.csv (one line per flow: id, src, dst, size_bytes,
+ * start_ns, fct_ns, ideal_fct_ns, slowdown), summary.json (config, rng,
+ * slowdown / queue / PFC / ECN / bytes / simulator figures; incast and
+ * fairness: goodput fairness; fabric scenarios: slowdown by size and kind,
+ * pause time, reordering, link utilization, collectives, permutation) and,
+ * for the fabric scenarios, links.csv, queue_cdf.csv, timeseries.csv and
+ * collective.csv (scripts/plot.py draws them; docs/experiments.md).
+ *
+ *   NiccScenario s;  ... s.Run(&r, &err);
+ *   if (!NiccWriteScenarioOutputs(s, r, "out/run1", &err)) ... err names the directory
+ */
+#ifndef NICC_SCENARIO_OUTPUT_H
+#define NICC_SCENARIO_OUTPUT_H
+
+#include "ns3/nicc-scenario.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/// Writes the outputs of `r` (run from `s`) into `dir` (created); false with
+/// the reason in *error when the directory or a file cannot be written.
+bool NiccWriteScenarioOutputs(const NiccScenario& s,
+                              const NiccScenarioResult& r,
+                              const std::string& dir,
+                              std::string* error);
+
+} // namespace ns3
+
+#endif // NICC_SCENARIO_OUTPUT_H
