@@ -310,6 +310,9 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
                   {"retransmitted_packets", r.retxPackets},
                   {"timeouts", r.timeouts},
                   {"cnps_sent", r.cnpsSent}};
+    // Refusals of a full driver flow table (never silent): sender QPs that
+    // waited for a slot, receiver flows that went without CNPs meanwhile.
+    j["flow_table_full"] = {{"sender", r.flowTableFullTx}, {"receiver", r.flowTableFullRx}};
     j["sim"] = {{"events", r.events},
                 {"wall_seconds", r.wallSeconds},
                 {"simulated_seconds", r.simSeconds},

@@ -367,6 +367,8 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
         r->dataPackets += nic->GetTxDataPackets();
         r->retxPackets += nic->GetRetxPackets();
         r->timeouts += nic->GetTimeouts();
+        r->flowTableFullTx += nic->GetFlowTableFullTx();
+        r->flowTableFullRx += nic->GetFlowTableFullRx();
         r->cnpsSent += nic->GetCnpsSent();
         r->bytesDelivered += nic->GetRxDeliveredBytes();
     }

@@ -123,6 +123,8 @@ struct NiccScenarioResult
     uint64_t dataPackets{0};            ///< DATA packets sent by all NICs (incl. resends)
     uint64_t retxPackets{0};
     uint64_t timeouts{0};
+    uint64_t flowTableFullTx{0}; ///< sender QPs refused by a full driver table (waited)
+    uint64_t flowTableFullRx{0}; ///< receiver flows refused (no CNPs until a slot freed)
     uint64_t cnpsSent{0};
     uint64_t bytesAcked{0};     ///< sum over flows of bytes acknowledged (payload)
     uint64_t bytesDelivered{0}; ///< payload delivered in order at the receivers
