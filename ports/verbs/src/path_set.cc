@@ -97,7 +97,12 @@ absl::Status PathSet::Init() {
     return absl::InvalidArgumentError(absl::StrCat("engine parameter ", est.field ? est.field : "?",
                                                    ": ", StatusCodeName(est.code)));
   if (!engine_.Init(&eng_cfg_, this).ok()) return absl::InternalError("engine slot type");
-  if (!engine_.OpenTx(0, opt_.seed, &flow_).ok()) return absl::InternalError("engine flow table");
+  // One engine flow per path set: a refusal (kFull) is an error here, never
+  // silent.
+  const Status open = engine_.OpenTx(0, opt_.seed, &flow_);
+  if (!open.ok())
+    return absl::ResourceExhaustedError(absl::StrCat("engine flow table: ", StatusCodeName(open.code),
+                                                     " (", engine_.tx_full(), " refused)"));
 
   // Capabilities.
   ibv_device_attr_ex dev{};
