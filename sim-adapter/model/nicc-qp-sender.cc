@@ -3,6 +3,7 @@
  * selective repeat, retransmission timeout.
  */
 #include "nicc-qp-sender.h"
+#include "nicc-hash.h"
 
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
@@ -16,17 +17,6 @@ namespace ns3
 
 namespace
 {
-// splitmix64 finaliser: per-QP port salt and spray seeds from (node, qpn).
-inline uint64_t
-Mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBULL;
-    x ^= x >> 31;
-    return x;
-}
 
 inline uint64_t
 NowNs()
@@ -84,7 +74,7 @@ NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
     // Per-QP entropy: bits above the engine's EV index and below bit 14, so
     // ports stay in RoCEv2's 0xC000..0xFFFF and EV indices survive the XOR.
     const uint32_t evMask = (1u << m_evBits) - 1u;
-    qp.salt = static_cast<uint16_t>(Mix64((static_cast<uint64_t>(m_node) << 32) | qpn) & 0x3FFFu &
+    qp.salt = static_cast<uint16_t>(NiccMix64((static_cast<uint64_t>(m_node) << 32) | qpn) & 0x3FFFu &
                                     ~evMask);
     m_tx.push_back(qp);
     return qpn;
@@ -93,7 +83,7 @@ NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
 uint32_t
 NiccQpSender::Seed(uint32_t qpn) const
 {
-    return static_cast<uint32_t>(Mix64((static_cast<uint64_t>(m_node) << 32) | qpn));
+    return static_cast<uint32_t>(NiccMix64((static_cast<uint64_t>(m_node) << 32) | qpn));
 }
 
 void

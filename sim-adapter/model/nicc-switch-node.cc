@@ -3,6 +3,7 @@
  * egress dequeue (release, XON, ECN mark, INT stamp) and PFC frame sending.
  */
 #include "nicc-switch-node.h"
+#include "nicc-hash.h"
 
 #include "nicc-int.h"
 #include "nicc-rocev2-header.h"
@@ -30,18 +31,6 @@ constexpr uint32_t META_ECT = 1u << 16;
 constexpr uint32_t META_INT = 1u << 17;
 constexpr uint8_t UDP_PROTOCOL = 17;
 
-// 64-bit finaliser (the splitmix64 mixing constants): every input bit
-// affects every output bit, so `hash % nextHops` spreads well.
-inline uint64_t
-Mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBULL;
-    x ^= x >> 31;
-    return x;
-}
 
 const std::vector<uint32_t> NO_ROUTE;
 } // namespace
@@ -244,9 +233,9 @@ NiccSwitchNode::GetRoute(uint32_t dst) const
 uint64_t
 NiccSwitchNode::EcmpHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport) const
 {
-    uint64_t x = Mix64((static_cast<uint64_t>(m_ecmpSeed) << 32) ^ src);
-    x = Mix64(x ^ (static_cast<uint64_t>(dst) << 24) ^ UDP_PROTOCOL);
-    x = Mix64(x ^ (static_cast<uint64_t>(sport) << 16) ^ dport);
+    uint64_t x = NiccMix64((static_cast<uint64_t>(m_ecmpSeed) << 32) ^ src);
+    x = NiccMix64(x ^ (static_cast<uint64_t>(dst) << 24) ^ UDP_PROTOCOL);
+    x = NiccMix64(x ^ (static_cast<uint64_t>(sport) << 16) ^ dport);
     return x;
 }
 
