@@ -1,0 +1,204 @@
+/*
+ * nicc-scenario-key-table.cc — the hand-kept data of the scenario keys: the
+ * keys the scenarios themselves read, the (key, TypeId, Attribute) list of
+ * model keys, scenario defaults of derived keys, the alias table and the
+ * per-scenario defaults. The logic that derives and checks keys is
+ * nicc-scenario-keys.cc.
+ */
+#include "nicc-scenario-key-table.h"
+
+#include "ns3/nicc-net-device.h"
+#include "ns3/nicc-nic.h"
+#include "ns3/nicc-switch-mmu.h"
+#include "ns3/nicc-switch-node.h"
+
+namespace ns3
+{
+
+namespace
+{
+constexpr double U32 = 4294967295.0;
+} // namespace
+
+const std::vector<ScenarioKeyRow>&
+ScenarioKeyRows()
+{
+    static const std::vector<ScenarioKeyRow> rows = {
+    {"senders", "uint", 1, 1000, "16", "incast/fairness: sending hosts (one flow each) on the switch"},
+    {"size_bytes", "uint", 1, U32 - 65536, "1000000", "incast/fairness: bytes per flow"},
+    {"stagger_us", "double", 0, 1e6, "0", "incast/fairness: flow i starts at i * stagger_us"},
+    {"stop_ms", "double", 0.001, 1e5, "20",
+     "simulated time limit (incast/fairness also end when every flow is done; fabric "
+     "scenarios with only finite traffic end when it is done)"},
+    {"rate_gbps", "double", 1, 1600, "100", "line rate of every host link, Gb/s"},
+    {"delay_ns", "uint", 1, 1e9, "1000", "one-way propagation delay of every link"},
+    {"recovery", "gbn|sr|auto", 0, 0, "gbn",
+     "go-back-N, selective repeat, or auto = sr when spray != ecmp or switch_mode != ecmp"},
+    {"warmup_us", "double", 0, 1e8, "0",
+     "queue samples (and permutation throughput) count from this time on"},
+    {"sample_ns", "uint", 10, 1e9, "1000", "queue sampling period"},
+    {"rate_window_us", "double", 1, 1e6, "100",
+     "throughput window (per flow for incast/fairness, per traffic kind for fabric scenarios)"},
+    {"seed", "uint", 0, U32, "0",
+     "ns-3 RngSeed of every simulation-level random choice (workload arrivals, sizes and "
+     "destinations, RED marking, switch spraying); 0 = the RngSeed global value (1 unless "
+     "NS_GLOBAL_VALUE sets it). The engine's spray PRNG is seeded per QP, not from it"},
+    {"run", "uint", 0, U32, "0",
+     "ns-3 RngRun: independent replications under one seed; 0 = the RngRun global value "
+     "(nicc-sim --RngRun=N or NS_GLOBAL_VALUE=\"RngRun=N\"; 1 by default)"},
+    {"scheduler", "pq|map", 0, 0, "pq", "ns-3 core scheduler: PriorityQueue or Map"},
+    {"topology", "leaf-spine|fat-tree|rail|file", 0, 0, "leaf-spine",
+     "fabric: leaf-spine (leaves, spines, hosts_per_leaf); fat-tree (pods, tors_per_pod, "
+     "aggs_per_pod, cores, hosts_per_leaf = hosts per ToR; HPCC's 320 hosts: "
+     "hosts_per_leaf=16,fabric_rate_gbps=400,buffer_bytes=32000000); rail (servers x rails "
+     "NICs, NIC i on rail switch i, rail switches joined by `spines` spines; each NIC is its "
+     "own endpoint); file (nodes, switches and links from topology_file; link rates and "
+     "delays from the file, rate_gbps / delay_ns / fabric_rate_gbps unused)"},
+    {"topology_file", "string", 0, 0, "",
+     "topology=file: path of a topology file in the HPCC text format (first line 'N S L', "
+     "then the S switch ids, then L lines 'a b rate delay error_rate'; see docs/experiments.md)"},
+    {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
+    {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
+    {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
+    {"pods", "uint", 1, 64, "5", "fat-tree: pods"},
+    {"tors_per_pod", "uint", 1, 64, "4", "fat-tree: ToR switches per pod"},
+    {"aggs_per_pod", "uint", 1, 64, "4",
+     "fat-tree: aggregation switches per pod (each linked to every ToR of its pod)"},
+    {"cores", "uint", 1, 256, "16",
+     "fat-tree: core switches; agg j of a pod links to cores j*g..j*g+g-1 (g = cores / "
+     "aggs_per_pod) if that divides, else to every core"},
+    {"rails", "uint", 1, 64, "8", "rail: NICs per server = rail switches"},
+    {"servers", "uint", 1, 1024, "4", "rail: servers (hosts = servers x rails NICs)"},
+    {"oversubscription", "double", 0.01, 100, "1",
+     "fabric: host bandwidth / uplink bandwidth per leaf (sets fabric_rate_gbps when that is 0)"},
+    {"fabric_rate_gbps", "double", 0, 6400, "0",
+     "fabric: switch-switch link rate; 0 = rate_gbps * hosts_per_leaf / (spines * oversubscription) "
+     "(fat-tree: / aggs_per_pod; rail: rate_gbps * servers / (spines * oversubscription))"},
+    {"switch_mode", "ecmp|spray|adaptive", 0, 0, "ecmp",
+     "fabric: switch next-hop choice: ECMP hash, per-packet random spray, least-queue adaptive"},
+    {"cdf", "websearch|fbhdp|alistorage|googlerpc", 0, 0, "websearch",
+     "fabric: flow-size CDF of the Poisson traffic (files shipped in sim-adapter/data/)"},
+    {"cdf_file", "string", 0, 0, "", "fabric: path of a CDF file; overrides cdf when set"},
+    {"poisson_load", "double", 0, 1, "0",
+     "fabric: Poisson flows per host at this share of the host link (0 = off); uniform destinations"},
+    {"incast_load", "double", 0, 1, "0",
+     "fabric: Poisson incast bursts at this share of total host capacity (0 = off)"},
+    {"incast_fanin", "uint", 1, 4096, "8", "fabric: senders per incast burst"},
+    {"incast_bytes", "uint", 1, U32 - 65536, "64000", "fabric: bytes per sender per incast burst"},
+    {"permutation_bytes", "uint", 0, U32 - 65536, "0",
+     "fabric: each host sends this much to a random other-leaf host at permutation_start_us (0 = off)"},
+    {"permutation_start_us", "double", 0, 1e8, "0", "fabric: start of the permutation"},
+    {"allreduce_bytes", "uint", 0, 1e12, "0",
+     "fabric: ring all-reduce buffer per rank (0 = off); 2(n-1) steps of bytes/n each"},
+    {"allreduce_start_us", "double", 0, 1e8, "0", "fabric: start of the all-reduce"},
+    {"allreduce_ring", "interleaved|sequential|rail-local|rail-crossing", 0, 0, "interleaved",
+     "fabric: ring placement: interleaved (one ring, every hop crosses leaves / servers), "
+     "sequential (one ring in host order), rail-local (one ring per rail: NIC i of every "
+     "server; on leaf-spine host i of every leaf), rail-crossing (one ring per rail position, "
+     "every hop to another rail); with several rings each reduces allreduce_bytes / rings"},
+    {"alltoall_bytes", "uint", 0, 1e12, "0",
+     "fabric: all-to-all buffer per rank over every host (0 = off); n - 1 pairwise steps of "
+     "bytes / n each"},
+    {"alltoall_start_us", "double", 0, 1e8, "0", "fabric: start of the all-to-all"},
+    {"traffic_stop_ms", "double", 0, 1e5, "0",
+     "fabric: Poisson and incast arrivals stop at this time (0 = stop_ms)"},
+};
+    return rows;
+}
+
+
+const std::vector<AttributeKeyRow>&
+AttributeKeyRows()
+{
+    static const std::vector<AttributeKeyRow> rows = {
+    {"mtu", &NiccNetDevice::GetTypeId, "Mtu", nullptr, ""},
+    {"buffer_bytes", &NiccSwitchMmu::GetTypeId, "BufferSize", nullptr, ""},
+    {"pfc", &NiccSwitchMmu::GetTypeId, "PfcEnabled", nullptr, ""},
+    {"ecn", &NiccSwitchNode::GetTypeId, "EcnEnabled", nullptr, ""},
+    {"ecn_kmin_bytes", &NiccSwitchNode::GetTypeId, "EcnKmin", nullptr, ""},
+    {"ecn_kmax_bytes", &NiccSwitchNode::GetTypeId, "EcnKmax", nullptr, ""},
+    {"ecn_pmax", &NiccSwitchNode::GetTypeId, "EcnPmax", nullptr, ""},
+    {"ack_interval", &NiccNic::GetTypeId, "AckInterval", nullptr, ""},
+    // 255: NACK a hole only when the placement window is exhausted (sprayed
+    // reordering in a lossless fabric is not loss); the Attribute's 1 is IRN's rule.
+    {"sr_nack_threshold", &NiccNic::GetTypeId, "SrNackThreshold", "255", ""},
+    {"int_single_path", &NiccNic::GetTypeId, "IntProbeSinglePath", nullptr, ""},
+    {"rto_us", &NiccNic::GetTypeId, "RetxTimeout", nullptr, "us"},
+};
+    return rows;
+}
+
+/// Scenario defaults of derived keys that differ from the Attribute's.
+const std::vector<std::pair<const char*, const char*>>&
+DerivedKeyDefaults()
+{
+    static const std::vector<std::pair<const char*, const char*>> rows = {
+    // The scenarios spray over 16 EVs when a spray policy is chosen; the
+    // spray profile's ev_bits is 0 (one EV).
+    {"spray.ev_bits", "4"},
+};
+    return rows;
+}
+
+/// Old key -> new key. Values are the new key's: every old value that the
+/// new key accepts means the same thing there (units unchanged); the old
+/// profile spellings paper / later are refused with a suggestion, and
+/// hpcc_base_rtt_ns = 0 (was: profile) is out of range (-1 = profile).
+const std::vector<NiccScenarioAlias>&
+ScenarioKeyAliases()
+{
+    static const std::vector<NiccScenarioAlias> rows = {
+    {"dcqcn_profile", "dcqcn.profile"},
+    {"dcqcn_time_reset_us", "dcqcn.rp_time_reset"},
+    {"dcqcn_byte_reset", "dcqcn.rp_byte_reset"},
+    {"dcqcn_ai_mbps", "dcqcn.rp_ai_rate"},
+    {"dcqcn_hai_mbps", "dcqcn.rp_hai_rate"},
+    {"dcqcn_threshold", "dcqcn.rp_threshold"},
+    {"dcqcn_cnp_interval_us", "dcqcn.np_min_time_between_cnps"},
+    {"dcqcn_monitor_us", "dcqcn.rp_rate_reduce_monitor_period"},
+    {"dcqcn_g", "dcqcn.rp_dce_tcp_g"},
+    {"hpcc_profile", "hpcc.profile"},
+    {"hpcc_base_rtt_ns", "hpcc.base_rtt_ns"},
+    {"hpcc_eta_ppm", "hpcc.eta_ppm"},
+    {"hpcc_max_stage", "hpcc.max_stage"},
+    {"hpcc_wai_bytes", "hpcc.w_ai_bytes"},
+    {"ev_bits", "spray.ev_bits"},
+};
+    return rows;
+}
+
+// Per-scenario defaults that differ from the table's.
+const std::map<std::string, std::vector<std::pair<const char*, const char*>>>&
+ScenarioKeyOverrides()
+{
+    static const std::map<std::string, std::vector<std::pair<const char*, const char*>>> rows = {
+    {"incast", {}},
+    {"fairness",
+     {{"senders", "2"},
+      {"size_bytes", "40000000"},
+      {"stagger_us", "1000"},
+      {"ecn_kmin_bytes", "100000"},
+      {"ecn_kmax_bytes", "400000"},
+      {"dcqcn.profile", "dcqcn-paper"},
+      {"rate_window_us", "500"}}},
+    {"leaf-spine",
+     {{"recovery", "auto"}, {"int_single_path", "true"}, {"poisson_load", "0.3"}, {"cdf", "fbhdp"}, {"stop_ms", "2"},
+      {"rate_window_us", "20"}}},
+    {"ai-cluster",
+     {{"recovery", "auto"},
+      {"int_single_path", "true"},
+      {"cdf", "fbhdp"},
+      {"poisson_load", "0.2"},
+      {"incast_load", "0.05"},
+      {"incast_fanin", "8"},
+      {"incast_bytes", "64000"},
+      {"allreduce_bytes", "8000000"},
+      {"allreduce_start_us", "10"},
+      {"stop_ms", "12"},
+      {"rate_window_us", "20"}}},
+};
+    return rows;
+}
+
+
+} // namespace ns3

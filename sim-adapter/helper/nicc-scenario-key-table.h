@@ -1,0 +1,59 @@
+/*
+ * nicc-scenario-key-table.h — the hand-kept data behind NiccScenario's keys
+ * (private to the scenario library; nicc-scenario-keys.cc reads it).
+ *
+ *   for (const ScenarioKeyRow& r : ScenarioKeyRows()) ...   // "senders", "stop_ms", ...
+ *
+ * Engine parameters, selectors and profiles are not here: they are derived
+ * from the engine's tables and the NIC's Attributes.
+ */
+#ifndef NICC_SCENARIO_KEY_TABLE_H
+#define NICC_SCENARIO_KEY_TABLE_H
+
+#include "nicc-scenario.h"
+
+#include "ns3/type-id.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/// A scenario key the scenario itself reads: name, type, min, max, default,
+/// help (per-scenario defaults: ScenarioKeyOverrides()).
+struct ScenarioKeyRow
+{
+    const char* name;
+    const char* type;
+    double min;
+    double max;
+    const char* def;
+    const char* help;
+};
+
+/// A key that sets an Attribute of a model object. Everything else about it
+/// (type and range from the checker, help, default) comes from the TypeId.
+struct AttributeKeyRow
+{
+    const char* name;
+    TypeId (*typeId)();
+    const char* attribute;
+    const char* def;    ///< the scenarios' default; nullptr = the Attribute's initial value
+    const char* suffix; ///< appended to the key's value for the Attribute ("us": a Time in us)
+};
+
+const std::vector<ScenarioKeyRow>& ScenarioKeyRows();
+const std::vector<AttributeKeyRow>& AttributeKeyRows();
+/// Scenario defaults of derived keys that differ from the Attribute's.
+const std::vector<std::pair<const char*, const char*>>& DerivedKeyDefaults();
+/// Old key -> new key (deprecated spellings).
+const std::vector<NiccScenarioAlias>& ScenarioKeyAliases();
+/// Per-scenario defaults that differ from the tables'.
+const std::map<std::string, std::vector<std::pair<const char*, const char*>>>& ScenarioKeyOverrides();
+
+} // namespace ns3
+
+#endif // NICC_SCENARIO_KEY_TABLE_H
