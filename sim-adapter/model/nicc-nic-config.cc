@@ -116,32 +116,6 @@ class ParamAccessor : public AttributeAccessor
     uint32_t m_index;
 };
 
-// "a, b, c" of a choice list.
-std::string
-ChoiceList(const nicc::ChoiceDesc* c, uint32_t n)
-{
-    std::string out;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        out += (i ? ", " : "") + std::string(c[i].name);
-    }
-    return out;
-}
-
-// Index of `name` in a choice list, or -1.
-int32_t
-FindChoice(const nicc::ChoiceDesc* c, uint32_t n, const std::string& name)
-{
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (name == c[i].name)
-        {
-            return static_cast<int32_t>(i);
-        }
-    }
-    return -1;
-}
-
 // The Params a table's rows write into, out of a tuple of pointers.
 template <class P, class Tuple>
 P*
@@ -197,7 +171,7 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                      MakeStringChecker())
         .AddAttribute("SprayPolicy",
                       "Engine path selection: " +
-                          ChoiceList(nicc::spray::kPolicies, nicc::spray::kPolicyCount) + ".",
+                          nicc::host::ChoiceList(nicc::spray::kPolicies, nicc::spray::kPolicyCount) + ".",
                       StringValue("ecmp"),
                       Field<StringValue>(of, &NiccNicConfig::sprayName),
                       MakeStringChecker())
@@ -306,17 +280,17 @@ NiccNicConfig::Compile(uint32_t lineMbps,
         return false;
     };
     using nicc::hal::CcKind;
-    const int32_t ccIndex = FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
+    const int32_t ccIndex = nicc::host::FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
     if (ccIndex < 0 || !NicSupports(static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code)))
     {
         return fail("CongestionControl: '" + ccName + "' is not one of " + SupportedCcList());
     }
     const CcKind cc = static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code);
-    const int32_t policy = FindChoice(nicc::spray::kPolicies, nicc::spray::kPolicyCount, sprayName);
+    const int32_t policy = nicc::host::FindChoice(nicc::spray::kPolicies, nicc::spray::kPolicyCount, sprayName);
     if (policy < 0)
     {
         return fail("SprayPolicy: '" + sprayName + "' is not one of " +
-                    ChoiceList(nicc::spray::kPolicies, nicc::spray::kPolicyCount));
+                    nicc::host::ChoiceList(nicc::spray::kPolicies, nicc::spray::kPolicyCount));
     }
     const int32_t dProfile = nicc::FindProfile(nicc::dcqcn::kParamTable, dcqcnProfile.c_str());
     if (dProfile < 0)

@@ -9,6 +9,7 @@
 #include "nicc/dcqcn.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
+#include "nicc/host/param_registry.h"
 #include "nicc/params.h"
 #include "nicc/spray.h"
 
@@ -50,10 +51,9 @@ bool ProfileLines(const VectorFile& v, std::ostringstream& o, std::string* group
     *group = "hpcc";
   } else if (v.algo == "spray") {
     namespace sp = nicc::spray;
-    const nicc::ChoiceDesc* policy = nullptr;
-    for (const nicc::ChoiceDesc& c : sp::kPolicies)
-      if (v.profile == c.name) policy = &c;
-    if (policy == nullptr) return (*why = "unknown spray policy " + v.profile), false;
+    const int32_t index = nicc::host::FindChoice(sp::kPolicies, sp::kPolicyCount, v.profile);
+    if (index < 0) return (*why = "unknown spray policy " + v.profile), false;
+    const nicc::ChoiceDesc* policy = &sp::kPolicies[index];
     const sp::Params s = sp::Params::Defaults(static_cast<sp::Policy>(policy->code), 3, 0);
     o << "  p->cc = NICC_FW_CC_NONE;\n";
     o << "  p->spray.policy = " << policy->code << "u;\n";

@@ -366,16 +366,11 @@ class Runner {
     namespace sp = nicc::spray;
     // A spray vector's `profile` names the policy (spray-default values);
     // its ev_bits default to 3 unless a param line sets them.
-    bool known = false;
-    sp::Policy policy = sp::Policy::kEcmp;
-    for (const nicc::ChoiceDesc& c : sp::kPolicies) {
-      if (v_.profile == c.name) {
-        policy = static_cast<sp::Policy>(c.code);
-        known = true;
-      }
-    }
-    if (!known) return SetupFail("unknown spray policy '" + v_.profile + "'");
-    sp::Params p = sp::Params::Defaults(policy, 3, 0);
+    const int32_t policy = nicc::host::FindChoice(sp::kPolicies, sp::kPolicyCount, v_.profile);
+    if (policy < 0)
+      return SetupFail("unknown spray policy '" + v_.profile + "' (" +
+                       nicc::host::ChoiceList(sp::kPolicies, sp::kPolicyCount) + ")");
+    sp::Params p = sp::Params::Defaults(static_cast<sp::Policy>(sp::kPolicies[policy].code), 3, 0);
     if (!ApplyParams(sp::kParamTable, &p)) return false;
     if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
     sp::Config cfg;

@@ -122,6 +122,20 @@ std::string ProfileList(const ParamTable<P>& t) {
   return out;
 }
 
+// Index of `name` in a list of choices (spray policies, CC kinds), or -1.
+inline int32_t FindChoice(const ChoiceDesc* list, uint32_t n, const std::string& name) {
+  for (uint32_t i = 0; i < n; ++i)
+    if (name == list[i].name) return static_cast<int32_t>(i);
+  return -1;
+}
+
+// The names of a list of choices: "ecmp, ops, bitmap, ...".
+inline std::string ChoiceList(const ChoiceDesc* list, uint32_t n, const char* sep = ", ") {
+  std::string out;
+  for (uint32_t i = 0; i < n; ++i) out += (i ? sep : "") + std::string(list[i].name);
+  return out;
+}
+
 // The Markdown reference of every table (docs/params.md is this text; a
 // test fails when the checked-in file is stale).
 inline std::string ParamsMarkdown() {

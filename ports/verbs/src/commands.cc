@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "nicc/host/param_registry.h"
 #include "nicc/verbs/cc_params.h"
 #include "nicc/verbs/devices.h"
 
@@ -55,12 +56,10 @@ void PrintCounters(const HostRoots& roots, const std::string& dev, uint32_t port
 
 // Policy names come from the engine's registry (spray::kPolicies).
 absl::StatusOr<spray::Policy> ParsePolicy(const std::string& s) {
-  std::string names;
-  for (const ChoiceDesc& c : spray::kPolicies) {
-    if (s == c.name) return static_cast<spray::Policy>(c.code);
-    absl::StrAppend(&names, names.empty() ? "" : ", ", c.name);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("--spray=", s, ": expected one of ", names));
+  const int32_t i = host::FindChoice(spray::kPolicies, spray::kPolicyCount, s);
+  if (i >= 0) return static_cast<spray::Policy>(spray::kPolicies[i].code);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--spray=", s, ": expected one of ", host::ChoiceList(spray::kPolicies, spray::kPolicyCount)));
 }
 
 absl::StatusOr<std::vector<uint32_t>> ParseQpns(const std::string& s) {
@@ -234,11 +233,8 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
   }
   const int32_t profile = FindProfile(dcqcn::kParamTable, opt.dcqcn_profile.c_str());
   if (profile < 0) {
-    std::string names;
-    for (uint32_t i = 0; i < dcqcn::kParamTable.profile_count; ++i)
-      absl::StrAppend(&names, i ? ", " : "", dcqcn::kParamTable.profiles[i].name);
-    err << "nicc-verbs run: --dcqcn_profile=" << opt.dcqcn_profile << ": expected one of " << names
-        << "\n";
+    err << "nicc-verbs run: --dcqcn_profile=" << opt.dcqcn_profile << ": expected one of "
+        << host::ProfileList(dcqcn::kParamTable) << "\n";
     return kExitUsage;
   }
   PeerInfo peer;
