@@ -140,27 +140,30 @@ constexpr void LoadProfile(const ParamTable<P>& t, uint32_t profile, P* p) {
   for (uint32_t i = 0; i < t.count; ++i) (*p).*(t.rows[i].member) = t.rows[i].value[profile];
 }
 
+namespace detail {
+// C-string equality without <string.h> (freestanding).
+constexpr bool StrEq(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+}  // namespace detail
+
 // Index of the row called `name`, or -1.
 template <class P>
 constexpr int32_t FindParam(const ParamTable<P>& t, const char* name) {
-  for (uint32_t i = 0; i < t.count; ++i) {
-    const char* a = t.rows[i].name;
-    const char* b = name;
-    while (*a != '\0' && *a == *b) { ++a; ++b; }
-    if (*a == *b) return static_cast<int32_t>(i);
-  }
+  for (uint32_t i = 0; i < t.count; ++i)
+    if (detail::StrEq(t.rows[i].name, name)) return static_cast<int32_t>(i);
   return -1;
 }
 
 // Index of the profile called `name`, or -1.
 template <class P>
 constexpr int32_t FindProfile(const ParamTable<P>& t, const char* name) {
-  for (uint32_t i = 0; i < t.profile_count; ++i) {
-    const char* a = t.profiles[i].name;
-    const char* b = name;
-    while (*a != '\0' && *a == *b) { ++a; ++b; }
-    if (*a == *b) return static_cast<int32_t>(i);
-  }
+  for (uint32_t i = 0; i < t.profile_count; ++i)
+    if (detail::StrEq(t.profiles[i].name, name)) return static_cast<int32_t>(i);
   return -1;
 }
 
@@ -168,23 +171,24 @@ constexpr int32_t FindProfile(const ParamTable<P>& t, const char* name) {
 // Status codes, from the one list.
 // ---------------------------------------------------------------------------
 
-// Snake-case name of a status code ("out_of_range"): vector files, tools.
-constexpr const char* StatusCodeKey(StatusCode c) {
-  switch (c) {
-#define NICC_X(tok, ctok, code, key, doc) \
-  case StatusCode::k##tok: return key;
-    NICC_STATUS_CODES(NICC_X)
-#undef NICC_X
-  }
-  return "?";
-}
-
 constexpr ChoiceDesc kStatusCodes[] = {
 #define NICC_X(tok, ctok, code, key, doc) {key, code, NICC_PARAM_DOC(doc)},
     NICC_STATUS_CODES(NICC_X)
 #undef NICC_X
 };
 constexpr uint32_t kStatusCodeCount = sizeof(kStatusCodes) / sizeof(kStatusCodes[0]);
+
+constexpr bool StatusCodesInOrder() {
+  for (uint32_t i = 0; i < kStatusCodeCount; ++i)
+    if (kStatusCodes[i].code != i) return false;
+  return true;
+}
+static_assert(StatusCodesInOrder(), "NICC_STATUS_CODES lists codes 0..n-1 in order");
+
+// Snake-case name of a status code ("out_of_range"): vector files, tools.
+constexpr const char* StatusCodeKey(StatusCode c) {
+  return static_cast<uint32_t>(c) < kStatusCodeCount ? kStatusCodes[static_cast<uint32_t>(c)].name : "?";
+}
 
 }  // namespace nicc
 
