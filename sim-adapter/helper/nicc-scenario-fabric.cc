@@ -21,6 +21,7 @@
  * header counts the INT stack as stamped by the last switch of the path.
  */
 #include "nicc-fabric-helper.h"
+#include "nicc-hpcc-output.h"
 #include "nicc-scenario.h"
 #include "nicc-workload.h"
 
@@ -445,6 +446,18 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         {
             name[ft.switches[k]->GetId()] = "sw" + std::to_string(spec.switches[k]);
         }
+        // fct.txt and pfc.txt name nodes by ns-3 id: the file's ids, as
+        // BuildFromSpec creates the nodes in file order into an empty list.
+        for (uint32_t n = 0; n < spec.nodes; ++n)
+        {
+            if (ft.node[n]->GetId() != n)
+            {
+                *error = "key 'topology_file': node " + std::to_string(n) + " got ns-3 id " +
+                         std::to_string(ft.node[n]->GetId()) + " (nodes existed before the run)";
+                Simulator::Destroy();
+                return false;
+            }
+        }
         fileHostSwitch = ft.hostSwitch;
         fileHostIds = ft.hostFileIds;
         const uint64_t minFabric = ft.minFabricRate.GetBitRate();
@@ -606,6 +619,23 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             "OutOfOrder",
             MakeCallback(&ReorderMeter::OnOoo, &reorder));
     }
+    std::vector<std::string> switchNames;
+    for (const auto& sw : fabric.GetSwitches())
+    {
+        switchNames.push_back(name[sw->GetId()]);
+    }
+    std::unique_ptr<NiccPortMonitor> monitor;
+    if (!NiccSetUpPortMonitor(MonitorConfig(), fabric.GetSwitches(), switchNames, &r->monitoredPorts,
+                              &r->qlenMonText, &monitor, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
+    for (const auto& dev : allDevices)
+    {
+        monitor->WatchPfc(dev, &r->pfcEvents);
+    }
+    monitor->Start();
     Simulator::Schedule(s.period, &FabricSampler::Sample, &s);
     Simulator::Schedule(s.window, &FabricSampler::Window, &s);
     if (s.hasPermutation)
@@ -614,6 +644,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     }
     Simulator::Stop(stop);
     Simulator::Run();
+    monitor->Finish();
 
     // Measurements.
     const Time end = Simulator::Now();
@@ -661,9 +692,13 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             ns += (last + ack) * 8e9 / rate;
         }
         r->idealFctNs.push_back(static_cast<int64_t>(std::ceil(ns)));
+        r->standaloneFctNs.push_back(NiccHpccStandaloneFctNs(f.sizeBytes, mtu, NiccRoceHeader::BASE_SIZE,
+                                                             NiccHpccBaseRttNs(pathDelayNs, rates, mtu),
+                                                             static_cast<uint64_t>(rmin)));
         r->flowKind.push_back(static_cast<uint8_t>(work.GetKind(f.id)));
         r->bytesAcked += f.ackedBytes;
     }
+    r->flowDport = NiccFlowDports(r->flowKind, r->flows.size(), false);
     for (const auto& sw : fabric.GetSwitches())
     {
         r->pauseFrames += sw->GetPfcPauseSent();

@@ -102,6 +102,22 @@ ScenarioKeyRows()
     {"alltoall_start_us", "double", 0, 1e8, "0", "fabric: start of the all-to-all"},
     {"traffic_stop_ms", "double", 0, 1e5, "0",
      "fabric: Poisson and incast arrivals stop at this time (0 = stop_ms)"},
+    // Outputs: monitors and HPCC formats (nicc-port-monitor.h, nicc-hpcc-output.h).
+    {"monitor", "string", 0, 0, "",
+     "switch egress ports whose queue is sampled into queues.csv with per-port statistics in "
+     "summary.json: comma-separated SWITCH:PORT, SWITCH:* (all its ports), host-facing (every "
+     "switch port to a host) or all; SWITCH = the name in links.csv (leaf0, spine1, tor3, agg0, "
+     "core2, rail0, sw<file id>; incast/fairness: switch) or its node id; empty = off"},
+    {"monitor_start_us", "double", 0, 1e8, "0", "monitor: first sample at this time"},
+    {"monitor_stop_us", "double", 0, 1e8, "0", "monitor: last sample at or before this time (0 = end of the run)"},
+    {"monitor_period_ns", "uint", 1, 1e9, "1000", "monitor: queue sampling period of queues.csv"},
+    {"monitor_drain_bytes", "uint", 0, 1e12, "1000",
+     "monitor: drain time = first sample at or below this queue length at or after the peak, "
+     "measured from the peak (1000: the HPCC qlen histogram's first bin, about one packet)"},
+    {"qlen_mon_file", "string", 0, 0, "",
+     "monitor: also write the HPCC simulator's qlen output (per monitored port, samples per "
+     "1000-byte bin every 100 ns in the monitor window, dumped at each 100 ms and at the "
+     "window's end) to this path (relative: inside the output directory); empty = off"},
 };
     return rows;
 }

@@ -4,9 +4,12 @@
  */
 #include "nicc-scenario-output.h"
 
+#include "nicc-hpcc-output.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -137,6 +140,7 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
         }
     }
     s["queue_bytes"]["sampled"] = "every switch egress port, all classes, every sample_ns from warmup_us";
+    s["queue_bytes"]["pooled"] = true; // p50 / p95 / p99 / max over the samples of all ports together
     s["queue_bytes"]["host_down_p99"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 0.99);
     s["queue_bytes"]["host_down_max"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 1.0);
     const double devTime = r.pausableDevices * r.simSeconds * 1e9;
@@ -246,6 +250,115 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
     return links && qcdf && ts && cs;
 }
 
+// Per monitored port: queue statistics (NiccComputeQueueStats).
+nlohmann::json
+MonitorJson(const NiccScenario& s, const NiccScenarioResult& r)
+{
+    const uint64_t drain = static_cast<uint64_t>(std::strtod(s.Get("monitor_drain_bytes").c_str(), nullptr));
+    nlohmann::json m;
+    m["spec"] = s.Get("monitor");
+    m["period_ns"] = static_cast<uint64_t>(std::strtod(s.Get("monitor_period_ns").c_str(), nullptr));
+    m["drain_threshold_bytes"] = drain;
+    m["meaning"] = "per port: egress queue bytes (all classes) sampled every period_ns in the window; "
+                   "nearest-rank percentiles; max_time_ns = first sample at the max; drain_time_ns = "
+                   "first sample at or below drain_threshold_bytes at or after the peak, minus "
+                   "max_time_ns (null: not drained in the window)";
+    m["ports"] = nlohmann::json::object();
+    for (const auto& p : r.monitoredPorts)
+    {
+        const NiccQueueStats st = NiccComputeQueueStats(p.timeNs, p.queueBytes, drain);
+        nlohmann::json q = {{"switch", p.switchName},
+                            {"node", p.node},
+                            {"port", p.port},
+                            {"samples", st.samples},
+                            {"p50", st.p50Bytes},
+                            {"p95", st.p95Bytes},
+                            {"p99", st.p99Bytes},
+                            {"max", st.maxBytes},
+                            {"max_time_ns", st.maxTimeNs},
+                            {"first_sample_ns", p.timeNs.empty() ? -1 : p.timeNs.front()},
+                            {"last_sample_ns", p.timeNs.empty() ? -1 : p.timeNs.back()}};
+        q["drain_time_ns"] = st.drainNs >= 0 ? nlohmann::json(st.drainNs) : nlohmann::json(nullptr);
+        m["ports"][p.switchName + ":" + std::to_string(p.port)] = q;
+    }
+    return m;
+}
+
+// The HPCC analysis convention (fct_analysis.py) per flow type.
+nlohmann::json
+HpccFctJson(const NiccScenarioResult& r, std::ostream& csv)
+{
+    constexpr uint32_t STEP = 5; // the script's default -s 5: 20 buckets of 5% of the flows
+    const std::vector<NiccHpccFctFlow> flows = NiccHpccFctFlows(r);
+    nlohmann::json j;
+    j["convention"] = "alibaba-edu/High-Precision-Congestion-Control analysis/fct_analysis.py: completed "
+                      "flows by dport (background 100, incast 200, all), slowdown = fct / standalone_fct "
+                      "clamped at >= 1, sorted by size, the largest dropped as the script does, buckets of "
+                      "step_percent of the flows, percentile a[int(n * p)]";
+    j["step_percent"] = STEP;
+    csv << "type,bucket_percent,size_bytes,flows,p50,p95,p99\n";
+    for (auto t : {NiccHpccFlowType::BACKGROUND, NiccHpccFlowType::INCAST, NiccHpccFlowType::ALL})
+    {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& b : NiccHpccFctAnalysis(flows, t, STEP))
+        {
+            rows.push_back({{"bucket_percent", b.startPercent},
+                            {"size_bytes", b.sizeBytes},
+                            {"flows", b.flows},
+                            {"p50", b.p50},
+                            {"p95", b.p95},
+                            {"p99", b.p99}});
+            csv << NiccHpccFlowTypeName(t) << ',' << b.startPercent << ',' << b.sizeBytes << ',' << b.flows << ','
+                << b.p50 << ',' << b.p95 << ',' << b.p99 << '\n';
+        }
+        j[NiccHpccFlowTypeName(t)] = rows;
+    }
+    return j;
+}
+
+// Files of the monitors and the HPCC formats: fct.txt, pfc.txt, pfc.csv,
+// fct_hpcc.csv, queues.csv; summary fields "queue_monitor" and "fct_hpcc".
+bool
+WriteHpccAndMonitors(const NiccScenario& s, const NiccScenarioResult& r, const std::filesystem::path& dir,
+                     nlohmann::json* j)
+{
+    std::ofstream fct(dir / "fct.txt");
+    NiccWriteHpccFct(fct, r);
+    std::ofstream pfcTxt(dir / "pfc.txt");
+    NiccWriteHpccPfc(pfcTxt, r.pfcEvents);
+    std::ofstream pfcCsv(dir / "pfc.csv");
+    NiccWritePfcCsv(pfcCsv, r.pfcEvents);
+    std::ofstream hpccCsv(dir / "fct_hpcc.csv");
+    (*j)["fct_hpcc"] = HpccFctJson(r, hpccCsv);
+    (*j)["pfc"]["frames_received"] = r.pfcEvents.size();
+    bool ok = fct && pfcTxt && pfcCsv && hpccCsv;
+    if (!r.monitoredPorts.empty())
+    {
+        (*j)["queue_monitor"] = MonitorJson(s, r);
+        // Long format, one row per (sample, port), rows in time order.
+        std::ofstream q(dir / "queues.csv");
+        q << "time_ns,switch,port,queue_bytes\n";
+        const size_t n = r.monitoredPorts.front().timeNs.size();
+        for (size_t k = 0; k < n; ++k)
+        {
+            for (const auto& p : r.monitoredPorts)
+            {
+                q << p.timeNs[k] << ',' << p.switchName << ',' << p.port << ',' << p.queueBytes[k] << '\n';
+            }
+        }
+        ok = ok && q;
+    }
+    return ok;
+}
+
+// qlen_mon_file: absolute as given, relative inside the output directory.
+std::filesystem::path
+QlenPath(const NiccScenario& s, const std::filesystem::path& dir)
+{
+    const std::filesystem::path p = s.Get("qlen_mon_file");
+    return p.is_absolute() ? p : dir / p;
+}
+
 } // namespace
 
 bool
@@ -261,6 +374,19 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     {
         *error = "cannot create " + dir.string() + ": " + ec.message();
         return false;
+    }
+    // The one file that may lie outside the directory first: a bad path
+    // fails before anything is written.
+    std::ofstream qlen;
+    if (!r.qlenMonText.empty())
+    {
+        qlen.open(QlenPath(s, dir));
+        if (!qlen)
+        {
+            *error = "key 'qlen_mon_file': cannot write " + QlenPath(s, dir).string();
+            return false;
+        }
+        qlen << r.qlenMonText;
     }
     std::ofstream csv(dir / "fct.csv");
     csv << "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown\n";
@@ -291,12 +417,14 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
                          {"p95", r.SlowdownPercentile(0.95)},
                          {"p99", r.SlowdownPercentile(0.99)}};
     j["queue_bytes"] = {{"p50", r.QueuePercentile(0.50)},
+                        {"p95", r.QueuePercentile(0.95)},
                         {"p99", r.QueuePercentile(0.99)},
                         {"max", r.QueuePercentile(1.0)},
                         {"max_any_port_exact", r.queueMaxExact},
                         {"samples", r.queueSamples.size()},
                         {"sampled", "switch egress port to the receiver, all classes, every "
-                                    "sample_ns from warmup_us"}};
+                                    "sample_ns from warmup_us"},
+                        {"pooled", false}};
     j["pfc"] = {{"pause_frames", r.pauseFrames}};
     j["drops"] = r.drops;
     j["ecn"] = {{"marked", r.ecnMarked},
@@ -329,6 +457,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     {
         j["fairness"] = Fairness(r);
     }
+    extraOk = WriteHpccAndMonitors(s, r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';
     if (!csv || !js || !extraOk)

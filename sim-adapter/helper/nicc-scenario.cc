@@ -5,6 +5,7 @@
 #include "nicc-scenario.h"
 
 #include "nicc-fabric-helper.h"
+#include "nicc-hpcc-output.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <sstream>
 #include <utility>
 
@@ -257,6 +259,18 @@ NiccScenario::B(const char* key) const
     return v == "true" || v == "1";
 }
 
+NiccMonitorConfig
+NiccScenario::MonitorConfig() const
+{
+    NiccMonitorConfig c;
+    c.spec = Get("monitor");
+    c.start = NanoSeconds(static_cast<int64_t>(std::llround(D("monitor_start_us") * 1e3)));
+    c.stop = NanoSeconds(static_cast<int64_t>(std::llround(D("monitor_stop_us") * 1e3)));
+    c.period = NanoSeconds(static_cast<int64_t>(U("monitor_period_ns")));
+    c.qlen = !Get("qlen_mon_file").empty();
+    return c;
+}
+
 bool
 NiccScenario::UseSelectiveRepeat() const
 {
@@ -338,10 +352,24 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
               {},
               wall0};
     r->rateWindowUs = D("rate_window_us");
+    std::unique_ptr<NiccPortMonitor> monitor;
+    if (!NiccSetUpPortMonitor(MonitorConfig(), {t.sw}, {"switch"}, &r->monitoredPorts, &r->qlenMonText,
+                              &monitor, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
+    for (uint32_t p = 0; p < t.sw->GetNPorts(); ++p)
+    {
+        monitor->WatchPfc(t.sw->GetPort(p), &r->pfcEvents);
+        monitor->WatchPfc(t.sw->GetPort(p)->GetPeer(), &r->pfcEvents);
+    }
+    monitor->Start();
     Simulator::Schedule(s.period, &Sampler::Sample, &s);
     Simulator::Schedule(s.rateWindow, &Sampler::Rates, &s);
     Simulator::Stop(stop);
     Simulator::Run();
+    monitor->Finish();
 
     // Measurements.
     r->simSeconds = Simulator::Now().GetSeconds();
@@ -353,8 +381,13 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     {
         r->idealFctNs.push_back(IdealFctNs(f.sizeBytes, mtu, dataHdr, ackBytes, bps,
                                            static_cast<double>(delay.GetNanoSeconds()), 2));
+        r->standaloneFctNs.push_back(NiccHpccStandaloneFctNs(
+            f.sizeBytes, mtu, NiccRoceHeader::BASE_SIZE,
+            NiccHpccBaseRttNs(2.0 * static_cast<double>(delay.GetNanoSeconds()), {bps, bps}, mtu),
+            static_cast<uint64_t>(bps)));
         r->bytesAcked += f.ackedBytes;
     }
+    r->flowDport = NiccFlowDports({}, r->flows.size(), m_name == "incast");
     r->queueMaxExact = t.sw->GetMaxQueueBytes();
     r->pauseFrames = t.sw->GetPfcPauseSent();
     r->drops = t.sw->GetDrops();

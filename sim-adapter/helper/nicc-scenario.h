@@ -40,6 +40,7 @@
 #define NICC_SCENARIO_H
 
 #include "ns3/nicc-nic-helper.h"
+#include "ns3/nicc-port-monitor.h"
 #include "ns3/nicc-workload.h"
 
 #include <chrono>
@@ -170,6 +171,13 @@ struct NiccScenarioResult
     /// Nearest-rank percentile of the FCT slowdowns of completed flows.
     double SlowdownPercentile(double q) const;
     uint32_t Completed() const;
+
+    // Outputs: monitors and HPCC formats (nicc-port-monitor.h, nicc-hpcc-output.h).
+    std::vector<NiccPortSeries> monitoredPorts; ///< ports of the `monitor` key, in its order
+    std::string qlenMonText;                    ///< HPCC qlen output (qlen_mon_file); empty = off
+    std::vector<NiccPfcEvent> pfcEvents;        ///< every PFC frame received, in time order
+    std::vector<int64_t> standaloneFctNs;       ///< per flow, the HPCC simulator's standalone FCT
+    std::vector<uint32_t> flowDport; ///< per flow
 };
 
 /**
@@ -248,6 +256,9 @@ class NiccScenario
     bool RunFabric(NiccScenarioResult* out, std::string* error);
     /// recovery == sr, or auto while spraying (NIC or switch).
     bool UseSelectiveRepeat() const;
+
+    /// The monitor keys' values (nicc-port-monitor.h).
+    NiccMonitorConfig MonitorConfig() const;
 
     uint64_t U(const char* key) const;
     int64_t I(const char* key) const;

@@ -66,17 +66,25 @@ namespace
 
 using ns3::NiccScenarioResult;
 
+// Splits "k1=v1,k2=v2" into pairs; a piece without '=' continues the value
+// before it, so list values keep their commas (monitor=leaf0:1,leaf0:2).
 void
 SplitCommas(const std::string& s, std::vector<std::string>* out)
 {
     std::stringstream ss(s);
     std::string item;
+    bool first = true;
     while (std::getline(ss, item, ','))
     {
-        if (!item.empty())
+        if (!first && item.find('=') == std::string::npos && !out->empty())
+        {
+            out->back() += "," + item;
+        }
+        else if (!item.empty())
         {
             out->push_back(item);
         }
+        first = false;
     }
 }
 

@@ -1,0 +1,199 @@
+/*
+ * nicc-port-monitor.h — per-port telemetry of a scenario run:
+ *   - the switch egress ports named by the `monitor` key, sampled every
+ *     monitor_period_ns inside [monitor_start_us, monitor_stop_us]
+ *     (queues.csv and per-port statistics in summary.json);
+ *   - with qlen_mon_file set, the HPCC simulator's qlen output for those
+ *     ports (alibaba-edu/High-Precision-Congestion-Control, third.cc
+ *     monitor_buffer: per port, counts of queue-length samples in 1000-byte
+ *     bins, one sample every 100 ns, accumulated from the window's start and
+ *     dumped at every multiple of 100 ms of simulated time);
+ *   - every PFC frame any device receives (pfc.csv, pfc.txt).
+ *
+ *   std::vector<NiccMonitorSwitch> sws = {{7, "leaf0", {true, true, false}}};
+ *   std::vector<NiccMonitorPortId> ports;
+ *   if (!NiccParseMonitorSpec("leaf0:*,host-facing", sws, &ports, &err)) ... err names the item
+ *   NiccQueueStats st = NiccComputeQueueStats(timeNs, queueBytes, 1000);
+ *
+ * Units: times in ns, queue lengths in bytes (all classes of the port).
+ */
+#ifndef NICC_PORT_MONITOR_H
+#define NICC_PORT_MONITOR_H
+
+#include "ns3/nicc-net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class NiccSwitchNode;
+
+/// Statistics of one port's queue series (NiccComputeQueueStats).
+struct NiccQueueStats
+{
+    uint64_t samples{0};
+    uint64_t p50Bytes{0}; ///< nearest-rank percentiles, as the pooled figures
+    uint64_t p95Bytes{0};
+    uint64_t p99Bytes{0};
+    uint64_t maxBytes{0};
+    int64_t maxTimeNs{-1}; ///< time of the first sample at the maximum; -1 = no samples
+    /// First sample at or below the drain threshold at or after the peak,
+    /// minus maxTimeNs; -1 = the queue did not drain inside the window.
+    int64_t drainNs{-1};
+};
+
+/**
+ * Statistics of a queue series: timeNs[i] is the time of sample i (non
+ * decreasing), queueBytes[i] its length. Both the same size (else the
+ * shorter length counts).
+ */
+NiccQueueStats NiccComputeQueueStats(const std::vector<int64_t>& timeNs,
+                                     const std::vector<uint64_t>& queueBytes,
+                                     uint64_t drainThresholdBytes);
+
+/// A switch the `monitor` key can name.
+struct NiccMonitorSwitch
+{
+    uint32_t node;                ///< ns-3 node id
+    std::string name;             ///< as in links.csv ("leaf0", "tor3", "sw12", ...)
+    std::vector<bool> hostFacing; ///< per port: the peer is a host
+};
+
+/// One monitored port: index into the switch list and port index.
+struct NiccMonitorPortId
+{
+    uint32_t sw;
+    uint32_t port;
+};
+
+/**
+ * Parses a `monitor` spec: comma-separated items, each SWITCH:PORT,
+ * SWITCH:* (every port of the switch), host-facing (every switch port whose
+ * peer is a host) or all (every switch port); SWITCH is a name from
+ * `switches` or a node id. Ports in first-named order, duplicates once.
+ * False with the item and the field named in *error.
+ */
+bool NiccParseMonitorSpec(const std::string& spec,
+                          const std::vector<NiccMonitorSwitch>& switches,
+                          std::vector<NiccMonitorPortId>* out,
+                          std::string* error);
+
+/// The queue series of one monitored port.
+struct NiccPortSeries
+{
+    uint32_t node{0};
+    std::string switchName;
+    uint32_t port{0};
+    std::vector<int64_t> timeNs;
+    std::vector<uint64_t> queueBytes;
+};
+
+/// One PFC frame as received (and obeyed) by a device.
+struct NiccPfcEvent
+{
+    int64_t timeNs;
+    uint32_t node;     ///< receiver: the device that pauses or resumes its transmitter
+    uint8_t nodeType;  ///< 0 host, 1 switch (the HPCC simulator's node types)
+    uint32_t port;     ///< receiver's port (switch port index; 0 on a host)
+    uint8_t priority;  ///< class paused / resumed
+    bool pause;        ///< XOFF (quanta > 0) or XON (quanta 0)
+    uint32_t fromNode; ///< sender: the node whose ingress buffer asked for it
+    uint32_t fromPort;
+};
+
+/**
+ * \ingroup nicc
+ * \brief Samples monitored egress queues inside a window; optionally keeps
+ * the HPCC simulator's qlen histograms; records received PFC frames.
+ *
+ * Costs events only for monitored ports and only inside the window: one
+ * event per period for the series, one per 100 ns for the histograms.
+ */
+class NiccPortMonitor
+{
+  public:
+    /// HPCC's qlen_mon_interval (ns) and qlen_dump_interval (ns), third.cc.
+    static constexpr int64_t QLEN_SAMPLE_NS = 100;
+    static constexpr int64_t QLEN_DUMP_NS = 100000000;
+    static constexpr uint32_t QLEN_BIN_BYTES = 1000; ///< third.cc: kb = qlen / 1000
+
+    /// `ports`: the devices to sample, their series rows in `series` (same
+    /// order). stop = 0: until the run ends. qlenText: where the HPCC qlen
+    /// dumps go (nullptr = off).
+    NiccPortMonitor(std::vector<Ptr<NiccNetDevice>> ports,
+                    std::vector<NiccPortSeries>* series,
+                    Time start,
+                    Time stop,
+                    Time period,
+                    std::string* qlenText);
+    NiccPortMonitor(const NiccPortMonitor&) = delete;
+    NiccPortMonitor& operator=(const NiccPortMonitor&) = delete;
+
+    /// Schedule the first samples (call before Simulator::Run).
+    void Start();
+    /// After the run: a last qlen dump at the last sample unless one was made there.
+    void Finish();
+
+    /// Record every PFC frame `dev` receives into *out.
+    void WatchPfc(Ptr<NiccNetDevice> dev, std::vector<NiccPfcEvent>* out);
+
+  private:
+    struct PfcSink
+    {
+        std::vector<NiccPfcEvent>* out;
+        NiccPfcEvent proto;
+        void OnPfc(uint8_t cls, uint16_t quanta);
+    };
+
+    void Sample();
+    void SampleQlen();
+    void DumpQlen(int64_t nowNs);
+
+    std::vector<Ptr<NiccNetDevice>> m_ports;
+    std::vector<NiccPortSeries>* m_series;
+    Time m_start;
+    Time m_stop;
+    Time m_period;
+    std::string* m_qlenText;
+    std::vector<size_t> m_qlenOrder;                ///< ports by (node, port): HPCC's dump order
+    std::vector<std::vector<uint32_t>> m_qlenCount; ///< per port, samples per 1000-byte bin
+    int64_t m_lastQlenNs{-1};
+    int64_t m_lastDumpNs{-1};
+    std::deque<PfcSink> m_pfcSinks; ///< stable addresses for the bound callbacks
+};
+
+/// The monitor keys of a run (monitor, monitor_start_us, monitor_stop_us,
+/// monitor_period_ns, qlen_mon_file != "").
+struct NiccMonitorConfig
+{
+    std::string spec;
+    Time start;
+    Time stop; ///< zero: until the run ends
+    Time period;
+    bool qlen{false};
+};
+
+/**
+ * The monitor of a run: parses cfg.spec against `switches` (names[i] is
+ * switches[i]'s name), fills one row of *series per monitored port and
+ * creates *out (also when no port is monitored: it records PFC frames).
+ * False with the key and field named in *error.
+ */
+bool NiccSetUpPortMonitor(const NiccMonitorConfig& cfg,
+                          const std::vector<Ptr<NiccSwitchNode>>& switches,
+                          const std::vector<std::string>& names,
+                          std::vector<NiccPortSeries>* series,
+                          std::string* qlenText,
+                          std::unique_ptr<NiccPortMonitor>* out,
+                          std::string* error);
+
+} // namespace ns3
+
+#endif // NICC_PORT_MONITOR_H
