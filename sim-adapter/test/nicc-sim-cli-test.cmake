@@ -8,6 +8,14 @@
 #     names the file and line ("bad.toml:3:"); so does a TOML syntax error.
 #   cmake -DNICC_SIM=... -DMODE=rng -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
 #     --RngRun=3 and NS_GLOBAL_VALUE="RngRun=3" both give summary.json rng.run 3.
+#   cmake -DNICC_SIM=... -DMODE=monitor -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
+#     an incast with monitor=switch:* (commas inside the --set value) writes
+#     queues.csv, the qlen file, fct.txt (one line per completed flow),
+#     pfc.txt and pfc.csv (one line per frame received), fct_hpcc.csv, and
+#     per-port statistics in summary.json with max >= p99 >= p95 >= p50, the
+#     time of max inside the sampled window and the drain time >= 0; a bad
+#     monitor spec or qlen_mon_file without monitored ports exits 2, names
+#     the key and field, and writes no file.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -66,6 +74,76 @@ elseif(MODE STREQUAL "rng")
       message(FATAL_ERROR "RngRun by ${how}: summary.json rng.run = ${run}, expected 3")
     endif()
   endforeach()
+elseif(MODE STREQUAL "monitor")
+  set(out "${WORK_DIR}/monitor")
+  file(REMOVE_RECURSE "${out}")
+  execute_process(COMMAND "${NICC_SIM}" --scenario incast --progress=false
+                          --set senders=8,size_bytes=200000,buffer_bytes=400000,cc=dcqcn
+                          --set monitor=switch:0,switch:8,monitor_start_us=1,monitor_period_ns=500
+                          --set qlen_mon_file=qlen.txt --out "${out}"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nicc-sim with monitor: exit ${rc}\n${err}")
+  endif()
+  foreach(f fct.csv fct.txt pfc.txt pfc.csv fct_hpcc.csv queues.csv qlen.txt summary.json)
+    if(NOT EXISTS "${out}/${f}")
+      message(FATAL_ERROR "nicc-sim with monitor: no ${f}")
+    endif()
+  endforeach()
+  file(READ "${out}/summary.json" summary)
+  string(JSON nports LENGTH "${summary}" queue_monitor ports)
+  if(NOT nports EQUAL 2)
+    message(FATAL_ERROR "queue_monitor.ports: ${nports} ports, expected 2")
+  endif()
+  foreach(port switch:0 switch:8)
+    foreach(field p50 p95 p99 max max_time_ns first_sample_ns last_sample_ns drain_time_ns samples)
+      string(JSON ${field} GET "${summary}" queue_monitor ports ${port} ${field})
+    endforeach()
+    if(max LESS p99 OR p99 LESS p95 OR p95 LESS p50)
+      message(FATAL_ERROR "${port}: not max >= p99 >= p95 >= p50: ${max} ${p99} ${p95} ${p50}")
+    endif()
+    if(max_time_ns LESS first_sample_ns OR max_time_ns GREATER last_sample_ns OR first_sample_ns LESS 1000)
+      message(FATAL_ERROR "${port}: max at ${max_time_ns} outside ${first_sample_ns}..${last_sample_ns}")
+    endif()
+    if(drain_time_ns LESS 0 OR samples LESS 10)
+      message(FATAL_ERROR "${port}: drain_time_ns ${drain_time_ns}, samples ${samples}")
+    endif()
+  endforeach()
+  if(max LESS 50000)
+    message(FATAL_ERROR "switch:8 (the receiver's port): max ${max} B, expected an incast queue")
+  endif()
+  string(JSON completed GET "${summary}" flows completed)
+  string(JSON frames GET "${summary}" pfc frames_received)
+  file(STRINGS "${out}/fct.txt" fct_lines)
+  file(STRINGS "${out}/pfc.txt" pfc_lines)
+  file(STRINGS "${out}/pfc.csv" pfc_csv)
+  list(LENGTH fct_lines n_fct)
+  list(LENGTH pfc_lines n_pfc)
+  list(LENGTH pfc_csv n_csv)
+  math(EXPR n_csv "${n_csv} - 1")
+  if(NOT n_fct EQUAL completed OR NOT n_pfc EQUAL frames OR NOT n_csv EQUAL frames OR frames EQUAL 0)
+    message(FATAL_ERROR "fct.txt ${n_fct} lines (${completed} flows done), pfc.txt ${n_pfc} and pfc.csv "
+                        "${n_csv} lines (${frames} frames received)")
+  endif()
+  foreach(case "monitor=switch:17|key 'monitor': item 1 'switch:17': field PORT: switch has 17 ports"
+               "monitor=tor0:1|field SWITCH: no switch named or numbered 'tor0'"
+               "qlen_mon_file=q.txt|key 'qlen_mon_file'")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 pair)
+    list(GET parts 1 want)
+    file(REMOVE_RECURSE "${WORK_DIR}/bad-monitor")
+    execute_process(COMMAND "${NICC_SIM}" --scenario incast --progress=false --set ${pair}
+                            --out "${WORK_DIR}/bad-monitor"
+                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+    string(FIND "${err}" "${want}" at)
+    if(NOT rc EQUAL 2 OR at LESS 0)
+      message(FATAL_ERROR "--set ${pair}: exit ${rc} (expected 2), stderr lacks '${want}'\n${err}")
+    endif()
+    file(GLOB written "${WORK_DIR}/bad-monitor/*")
+    if(written)
+      message(FATAL_ERROR "--set ${pair}: files written: ${written}")
+    endif()
+  endforeach()
 else()
-  message(FATAL_ERROR "MODE must be help, bad-toml or rng")
+  message(FATAL_ERROR "MODE must be help, bad-toml, rng or monitor")
 endif()
