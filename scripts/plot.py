@@ -10,6 +10,10 @@ queue_cdf.csv, links.csv, timeseries.csv). Per folder:
                    (every port, every sample) above x, log scale
   links.png        utilization of every link direction (fabric links first)
   throughput.png   goodput over time per traffic kind
+  queues.png       queue over time of each monitored port (queues.csv, key
+                   `monitor`; the 12 ports with the highest peak when more)
+  fct_hpcc.png     FCT slowdown p50 / p95 / p99 per 5% size bucket in the HPCC
+                   analysis convention (fct_hpcc.csv), per flow type
 With two or more folders also compare.png (p99 slowdown vs size and queue
 CDFs of all runs) in the parent folder of the first one.
 
@@ -62,6 +66,65 @@ def slowdown_by_size(folder):
             mid = math.sqrt(max(lo, 100) * min(hi, 3e7))
             out.append((mid, percentile(s, 0.5), percentile(s, 0.95), percentile(s, 0.99), len(s)))
     return out
+
+
+# At most this many monitored ports in queues.png (the highest peaks).
+MAX_QUEUE_LINES = 12
+
+
+def queue_series(rows):
+    """{"switch:port": ([time_us], [KB])} from queues.csv rows."""
+    series = {}
+    for r in rows:
+        t, q = series.setdefault(f"{r['switch']}:{r['port']}", ([], []))
+        t.append(int(r["time_ns"]) / 1e3)
+        q.append(int(r["queue_bytes"]) / 1e3)
+    return series
+
+
+def plot_queues(plt, folder, name):
+    series = queue_series(read_csv(os.path.join(folder, "queues.csv")))
+    if not series:
+        return None
+    ports = sorted(series, key=lambda k: -max(series[k][1]))[:MAX_QUEUE_LINES]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for k in ports:
+        ax.plot(series[k][0], series[k][1], label=k, linewidth=0.9)
+    ax.set_xlabel("time (us)")
+    ax.set_ylabel("egress queue (KB)")
+    shown = "" if len(ports) == len(series) else f" ({len(ports)} of {len(series)} ports, highest peaks)"
+    ax.set_title(f"{name}: monitored queues{shown}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, "queues.png"), dpi=110)
+    plt.close(fig)
+    return "queues.png"
+
+
+def plot_fct_hpcc(plt, folder, name):
+    rows = read_csv(os.path.join(folder, "fct_hpcc.csv"))
+    types = [t for t in ("background", "incast") if any(r["type"] == t for r in rows)]
+    if not types:
+        return None
+    fig, axes = plt.subplots(1, len(types), figsize=(6 * len(types), 4), squeeze=False)
+    for ax, t in zip(axes[0], types):
+        rs = [r for r in rows if r["type"] == t]
+        x = [int(r["bucket_percent"]) for r in rs]
+        for col in ("p50", "p95", "p99"):
+            ax.plot(x, [float(r[col]) for r in rs], marker="o", label=col)
+        ax.set_xticks(x)
+        ax.set_xticklabels([r["size_bytes"] for r in rs], rotation=60, fontsize=7)
+        ax.set_yscale("log")
+        ax.set_xlabel("flow size (largest of each 5% bucket, bytes)")
+        ax.set_ylabel("FCT slowdown (fct / standalone fct)")
+        ax.set_title(f"{name}: {t} flows, HPCC convention")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, "fct_hpcc.png"), dpi=110)
+    plt.close(fig)
+    return "fct_hpcc.png"
 
 
 def plot_folder(plt, folder):
@@ -132,6 +195,9 @@ def plot_folder(plt, folder):
         fig.savefig(os.path.join(folder, "throughput.png"), dpi=110)
         plt.close(fig)
         made.append("throughput.png")
+    for extra in (plot_queues(plt, folder, name), plot_fct_hpcc(plt, folder, name)):
+        if extra:
+            made.append(extra)
     return made
 
 

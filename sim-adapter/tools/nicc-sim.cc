@@ -50,7 +50,7 @@ ABSL_FLAG(bool, progress, true, "progress on stderr for runs longer than 2 s of 
 #define NICC_SIM_PLOT_SCRIPT "scripts/plot.py"
 #endif
 ABSL_FLAG(bool, plots, true,
-          "fabric scenarios: draw the PNG plots next to the data with --plot_script (needs "
+          "fabric scenarios and runs with `monitor`: draw the PNG plots next to the data with --plot_script (needs "
           "Debian's python3-matplotlib; without it the data is still written and exit is 0)");
 ABSL_FLAG(std::string, plot_script, NICC_SIM_PLOT_SCRIPT, "the plotting script run by --plots");
 ABSL_FLAG(uint32_t, RngRun, 0,
@@ -282,7 +282,7 @@ main(int argc, char* argv[])
         std::fprintf(stderr, "nicc-sim: --out: %s\n", error.c_str());
         return 2;
     }
-    if (r.fabric && absl::GetFlag(FLAGS_plots))
+    if ((r.fabric || !r.monitoredPorts.empty()) && absl::GetFlag(FLAGS_plots))
     {
         std::string why;
         if (!RunPlots(absl::GetFlag(FLAGS_plot_script), dir, &why))
