@@ -6,7 +6,11 @@
  * fairness: goodput fairness; fabric scenarios: slowdown by size and kind,
  * pause time, reordering, link utilization, collectives, permutation) and,
  * for the fabric scenarios, links.csv, queue_cdf.csv, timeseries.csv and
- * collective.csv (scripts/plot.py draws them; docs/experiments.md).
+ * collective.csv (scripts/plot.py draws them; docs/experiments.md). Every
+ * scenario: fct.txt and pfc.txt in the HPCC simulator's formats, pfc.csv,
+ * fct_hpcc.csv (nicc-hpcc-output.h); with `monitor`, queues.csv and the
+ * per-port statistics; with qlen_mon_file, the HPCC qlen file there
+ * (relative paths inside `dir`; nicc-port-monitor.h).
  *
  *   NiccScenario s;  ... s.Run(&r, &err);
  *   if (!NiccWriteScenarioOutputs(s, r, "out/run1", &err)) ... err names the directory
