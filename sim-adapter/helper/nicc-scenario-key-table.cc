@@ -55,8 +55,9 @@ ScenarioKeyRows()
      "own endpoint); file (nodes, switches and links from topology_file; link rates and "
      "delays from the file, rate_gbps / delay_ns / fabric_rate_gbps unused)"},
     {"topology_file", "string", 0, 0, "",
-     "topology=file: path of a topology file in the HPCC text format (first line 'N S L', "
-     "then the S switch ids, then L lines 'a b rate delay error_rate'; see docs/experiments.md)"},
+     "topology=file: path of a topology file in the HPCC text format (first line 'N S L', or "
+     "ns3-datacenter's 'N S T L', then the S switch ids, then L lines 'a b rate delay "
+     "error_rate'; see docs/experiments.md)"},
     {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
     {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
     {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},

@@ -18,7 +18,9 @@
  *   - a topology file builds, routes (ECMP over both spines), gives 1 switch
  *     hop inside a leaf and 3 across, and a short permutation run on it
  *     completes every flow with 0 drops;
- *   - each malformed topology file fails naming file:line and the field.
+ *   - each malformed topology file fails naming file:line and the field;
+ *   - the HPCC ('N S L') and ns3-datacenter ('N S T L') dialects, unit-less
+ *     rates (bit/s, truncated at the '.') and delays (s), error_rate 0 spellings.
  * Inputs are written to a fresh temporary directory. ~1 s.
  *
  *   ./nicc-sim-test-runner --suite=nicc-scenario-file --verbose
@@ -423,6 +425,84 @@ class TopologyFileErrorsTest : public TestCase
     }
 };
 
+class TopologyDialectsTest : public TestCase
+{
+  public:
+    TopologyDialectsTest()
+        : TestCase("topology dialects: HPCC 'N S L' and ns3-datacenter 'N S T L', unit-less rates and "
+                   "delays, error_rate 0 spellings; malformed fields name file:line and the field")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // The same 6-node fabric (hosts 0-3, switches 4, 5) in two dialects.
+        const std::string hpcc = "6 2 5\n4 5\n0 4 100Gbps 1us 0\n1 4 100Gb/s 1000ns 0\n"
+                                 "2 5 100Gbps 0.001ms 0\n3 5 12.5GBps 1us 0\n4 5 400Gbps 1us 0\n";
+        const std::string dc = "6 2 2 5\n4 5\n0 4 100000000000.0 0.000001 0.000000\n"
+                               "1 4 100000000000 1e-6 0.0\n2 5 100000000000.9 0.000001 0\n"
+                               "3 5 100000000000.000 0.000001 0\n4 5 400000000000.0 0.000001 0.0\n";
+        NiccTopologySpec a;
+        NiccTopologySpec b;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccFabricHelper::ParseTopology(hpcc, "hpcc.txt", &a, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccFabricHelper::ParseTopology(dc, "dc.txt", &b, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(a.links.size(), 5u, "HPCC links");
+        NS_TEST_ASSERT_MSG_EQ(b.links.size(), 5u, "ns3-datacenter links");
+        NS_TEST_EXPECT_MSG_EQ(b.switches.size(), 2u, "T is not the switch count");
+        for (size_t k = 0; k < a.links.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(a.links[k].bps, b.links[k].bps, "link " << k << " rate");
+            NS_TEST_EXPECT_MSG_EQ(a.links[k].delayPs, b.links[k].delayPs, "link " << k << " delay");
+            NS_TEST_EXPECT_MSG_EQ(a.links[k].delayPs, 1000000, "link " << k << ": 1 us in ps");
+        }
+        NS_TEST_EXPECT_MSG_EQ(a.links[3].bps, 100000000000ULL, "12.5 GB/s = 100 Gb/s");
+        NS_TEST_EXPECT_MSG_EQ(b.links[2].bps, 100000000000ULL, "unit-less: truncated at the '.'");
+        NS_TEST_EXPECT_MSG_EQ(b.links[4].bps, 400000000000ULL, "unit-less fabric rate");
+        // The ns3-datacenter 25 Gb/s spelling from the issue.
+        NS_TEST_EXPECT_MSG_EQ(NiccFabricHelper::ParseTopology(
+                                  "4 1 1 3\n3\n0 3 25000000000.0 0.000001 0\n1 3 25000000000.0 0.000001 0\n"
+                                  "2 3 25000000000.0 0.000001 0\n",
+                                  "dc25.txt", &b, &err),
+                              true, err);
+        NS_TEST_EXPECT_MSG_EQ(b.links[0].bps, 25000000000ULL, "25000000000.0 = 25 Gb/s");
+
+        const std::string links = "0 4 100Gbps 1us 0\n1 4 100Gbps 1us 0\n2 5 100Gbps 1us 0\n3 5 100Gbps 1us 0\n";
+        struct Case
+        {
+            std::string text;
+            const char* where;
+            const char* what;
+        };
+        const std::vector<Case> cases = {
+            {"6 2 x 5\n4 5\n" + links + "4 5 400Gbps 1us 0\n", ":1:", "field T (ToRs)"},
+            {"6 2 2 -5\n4 5\n" + links + "4 5 400Gbps 1us 0\n", ":1:", "field L (links)"},
+            {"6 2 2 5 7\n4 5\n" + links + "4 5 400Gbps 1us 0\n", ":1:", "'N S T L'"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 1.2.3 1us 0\n", ":7:", "field rate"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 0.5 1us 0\n", ":7:", "field rate"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 4e11 1us 0\n", ":7:", "field rate"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1e-10 0\n", ":7:", "field delay"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps -0.001 0\n", ":7:", "field delay"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 0.001xs 0\n", ":7:", "field delay"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us 1.5\n", ":7:", "in [0, 1]"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us -0.5\n", ":7:", "in [0, 1]"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us zero\n", ":7:", "field error_rate"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us 0.001\n", ":7:", "no per-link random loss"},
+        };
+        for (size_t i = 0; i < cases.size(); ++i)
+        {
+            const std::string name = "dialect" + std::to_string(i) + ".txt";
+            NS_TEST_EXPECT_MSG_EQ(NiccFabricHelper::ParseTopology(cases[i].text, name, &b, &err), false,
+                                  "case " << i << " parses");
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, name + cases[i].where), true,
+                                  "case " << i << ": '" << err << "' lacks " << name << cases[i].where);
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, cases[i].what), true,
+                                  "case " << i << ": '" << err << "' lacks '" << cases[i].what << "'");
+        }
+    }
+};
+
 /// A NIC installed with the scenario's Attributes (one host of a 1-to-1
 /// incast); null with *err on a failure.
 Ptr<NiccNic>
@@ -646,6 +726,7 @@ class NiccScenarioFileTestSuite : public TestSuite
         AddTestCase(new OutputsTest, TestCase::QUICK);
         AddTestCase(new TopologyFileTest, TestCase::QUICK);
         AddTestCase(new TopologyFileErrorsTest, TestCase::QUICK);
+        AddTestCase(new TopologyDialectsTest, TestCase::QUICK);
     }
 };
 
