@@ -25,7 +25,7 @@ ScenarioKeyRows()
 {
     static const std::vector<ScenarioKeyRow> rows = {
     {"senders", "uint", 1, 1000, "16", "incast/fairness: sending hosts (one flow each) on the switch"},
-    {"size_bytes", "uint", 1, U32 - 65536, "1000000", "incast/fairness: bytes per flow"},
+    {"size_bytes", "uint", 1, 1e12, "1000000", "incast/fairness: bytes per flow (64-bit; at most 2^32 - 2 packets of mtu)"},
     {"stagger_us", "double", 0, 1e6, "0", "incast/fairness: flow i starts at i * stagger_us"},
     {"stop_ms", "double", 0.001, 1e5, "20",
      "simulated time limit (incast/fairness also end when every flow is done; fabric "
@@ -85,8 +85,8 @@ ScenarioKeyRows()
     {"incast_load", "double", 0, 1, "0",
      "fabric: Poisson incast bursts at this share of total host capacity (0 = off)"},
     {"incast_fanin", "uint", 1, 4096, "8", "fabric: senders per incast burst"},
-    {"incast_bytes", "uint", 1, U32 - 65536, "64000", "fabric: bytes per sender per incast burst"},
-    {"permutation_bytes", "uint", 0, U32 - 65536, "0",
+    {"incast_bytes", "uint", 1, 1e12, "64000", "fabric: bytes per sender per incast burst"},
+    {"permutation_bytes", "uint", 0, 1e12, "0",
      "fabric: each host sends this much to a random other-leaf host at permutation_start_us (0 = off)"},
     {"permutation_start_us", "double", 0, 1e8, "0", "fabric: start of the permutation"},
     {"allreduce_bytes", "uint", 0, 1e12, "0",
