@@ -103,6 +103,14 @@ ScenarioKeyRows()
     {"alltoall_start_us", "double", 0, 1e8, "0", "fabric: start of the all-to-all"},
     {"traffic_stop_ms", "double", 0, 1e5, "0",
      "fabric: Poisson and incast arrivals stop at this time (0 = stop_ms)"},
+    // Inputs: flow files
+    {"flow_file", "string", 0, 0, "",
+     "fabric: path of a flow file whose flows run beside the generated workloads: HPCC format "
+     "(first line the count, then 'src dst pg dport size start_s' per flow, start in absolute "
+     "seconds) or CSV with a header 'src,dst,size_bytes,start_us[,cc][,prio][,dport]'; host ids "
+     "are the topology file's node ids with topology=file, else host indices 0..hosts-1; "
+     "sampling starts at the first flow's start when no generated workload runs; see "
+     "docs/experiments.md"},
 };
     return rows;
 }
