@@ -127,13 +127,21 @@ struct NiccRailTopology
 };
 
 /// A topology file as parsed (nothing built yet). Format (the text format
-/// of the HPCC / ns-3-rdma simulations; '#' lines and blank lines ignored):
-///   N S L                       nodes, switches, links
+/// of the HPCC simulator, alibaba-edu/High-Precision-Congestion-Control
+/// simulation/mix/topology.txt, and of ns3-datacenter; '#' lines and blank
+/// lines ignored):
+///   N S L                       nodes, switches, links (HPCC)
+///   N S T L                     ns3-datacenter: T (ToRs) is read and ignored,
+///                               as there (it overwrites T with S)
 ///   s_1 s_2 ... s_S             the switch node ids (0 .. N-1)
 ///   a b rate delay error_rate   L lines, e.g. "0 4 100Gbps 1us 0"
 /// Every other node is a host with exactly one link, to a switch. Rates:
-/// a number with bps, Kbps, Mbps, Gbps or Tbps (or b/s, Kb/s, ...); delays:
-/// a number with s, ms, us, ns or ps (at least 1 ns); error_rate must be 0.
+/// a number with bps, Kbps, Mbps, Gbps or Tbps (b/s, Kb/s, ...; Bps, KBps,
+/// ... = bytes/s; KiB/s, ... binary), or unit-less bit/s read up to the '.'
+/// as ns-3's DataRate does ("25000000000.0" = 25 Gb/s); delays: a number
+/// with s, ms, us, ns or ps, or unit-less seconds (1 ns .. 1000 s);
+/// error_rate: a number in [0, 1] that must be 0 (no per-link random loss
+/// in the model).
 struct NiccTopologySpec
 {
     struct Link
@@ -224,8 +232,14 @@ class NiccFabricHelper
     /// "path:line: message" naming the field on any error (bad count, id out
     /// of range, duplicate switch id, self link, host without exactly one
     /// link or linked to a host, unreachable host, bad rate or delay,
-    /// error_rate != 0, fewer or more links than L). Creates no nodes.
+    /// error_rate not 0, fewer or more links than L). Creates no nodes
+    /// (nicc-topology-file.cc).
     static bool ParseTopologyFile(const std::string& path, NiccTopologySpec* spec, std::string* error);
+    /// ParseTopologyFile on the text of a file; `path` names it in errors.
+    static bool ParseTopology(const std::string& text,
+                              const std::string& path,
+                              NiccTopologySpec* spec,
+                              std::string* error);
     /// Nodes and links of a checked spec, in file id order; installs routes.
     NiccFileTopology BuildFromSpec(const NiccTopologySpec& spec);
     /// ParseTopologyFile + BuildFromSpec.

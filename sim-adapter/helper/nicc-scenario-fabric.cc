@@ -7,7 +7,8 @@
  * balancing from switch_mode / spray) and their measurements: queue samples
  * of every switch egress port, PFC pause time, per-link utilization,
  * reordering distance, goodput per traffic kind over time, collective step
- * times, permutation throughput.
+ * times, permutation throughput. Flows of a flow file (flow_file,
+ * nicc-flow-file.h) run beside the generated workloads.
  *
  * Ideal FCT of a flow on its own path (H links on a shortest path between
  * its hosts, by BFS: 2 under one edge switch, 4 across leaves / ToRs of a
@@ -22,6 +23,7 @@
  */
 #include "nicc-fabric-helper.h"
 #include "nicc-hpcc-output.h"
+#include "nicc-flow-file.h"
 #include "nicc-scenario.h"
 #include "nicc-workload.h"
 
@@ -365,6 +367,27 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         return false;
     }
     const uint32_t mtu = static_cast<uint32_t>(U("mtu"));
+    // A flow file is read and checked against the hosts before anything is built.
+    NiccFlowFile flowFile;
+    if (!Get("flow_file").empty())
+    {
+        NiccFlowFileHosts ids;
+        ids.spec = topo == "file" ? &spec : nullptr;
+        ids.count = nHosts;
+        if (!NiccReadFlowFile(Get("flow_file"), &flowFile, error) ||
+            !NiccResolveFlowFile(&flowFile, ids, Get("cc"), mtu, error))
+        {
+            *error = "key 'flow_file': " + *error;
+            return false;
+        }
+        if (flowFile.ignoredLines > 0)
+        {
+            std::fprintf(stderr,
+                         "note: %s: %u line(s) after the %zu flows of its count are ignored (the HPCC "
+                         "simulator reads exactly that many)\n",
+                         flowFile.source.c_str(), flowFile.ignoredLines, flowFile.flows.size());
+        }
+    }
     const double hostBps = topo == "file" ? static_cast<double>(fileHostBps) : D("rate_gbps") * 1e9;
     const double edgeHostBps = hostBps * (topo == "rail" ? servers : hpl);
     double fabricBps = D("fabric_rate_gbps") > 0 ? D("fabric_rate_gbps") * 1e9
@@ -569,6 +592,14 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         work.StartAllToAll(ranks, U("alltoall_bytes"),
                            NanoSeconds(static_cast<int64_t>(std::llround(D("alltoall_start_us") * 1e3))));
     }
+    work.StartFlowList(flowFile.List());
+    // Periodic sampling starts with the traffic: at 0 with any generated
+    // workload, else at the flow file's first start (HPCC's files start at
+    // 2 s; sampling an idle fabric until then would cost millions of events).
+    const bool generated = poissonLoad > 0 || D("incast_load") > 0 || U("permutation_bytes") > 0 ||
+                           U("allreduce_bytes") > 0 || U("alltoall_bytes") > 0;
+    const Time trafficStart =
+        generated || flowFile.flows.empty() ? Time(0) : NanoSeconds(flowFile.FirstStartNs());
 
     // Meters.
     std::deque<PauseMeter> pauses;
@@ -636,8 +667,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         monitor->WatchPfc(dev, &r->pfcEvents);
     }
     monitor->Start();
-    Simulator::Schedule(s.period, &FabricSampler::Sample, &s);
-    Simulator::Schedule(s.window, &FabricSampler::Window, &s);
+    Simulator::Schedule(trafficStart + s.period, &FabricSampler::Sample, &s);
+    Simulator::Schedule(trafficStart + s.window, &FabricSampler::Window, &s);
     if (s.hasPermutation)
     {
         Simulator::Schedule(s.warmup, &FabricSampler::Snapshot, &s);

@@ -17,7 +17,7 @@
  * Values: TOML integers, floats, booleans and strings, each converted to the
  * text form NiccScenario::Set takes (4, 0.3, true, "hpcc"). Arrays, dates
  * and tables inside tables are errors. Relative paths in the path keys
- * (topology_file, cdf_file) are relative to the file's directory.
+ * (topology_file, cdf_file, flow_file) are relative to the file's directory.
  * Every error names the file, the line and (where the TOML parser gives one)
  * the column: "dir/x.toml:7:1: unknown key 'leafs' (did you mean 'leaves'?)".
  * Deprecated key names (NiccScenario::Aliases) are accepted as in --set.

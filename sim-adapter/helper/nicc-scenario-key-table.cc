@@ -25,7 +25,7 @@ ScenarioKeyRows()
 {
     static const std::vector<ScenarioKeyRow> rows = {
     {"senders", "uint", 1, 1000, "16", "incast/fairness: sending hosts (one flow each) on the switch"},
-    {"size_bytes", "uint", 1, U32 - 65536, "1000000", "incast/fairness: bytes per flow"},
+    {"size_bytes", "uint", 1, 1e12, "1000000", "incast/fairness: bytes per flow (64-bit; at most 2^32 - 2 packets of mtu)"},
     {"stagger_us", "double", 0, 1e6, "0", "incast/fairness: flow i starts at i * stagger_us"},
     {"stop_ms", "double", 0.001, 1e5, "20",
      "simulated time limit (incast/fairness also end when every flow is done; fabric "
@@ -55,8 +55,9 @@ ScenarioKeyRows()
      "own endpoint); file (nodes, switches and links from topology_file; link rates and "
      "delays from the file, rate_gbps / delay_ns / fabric_rate_gbps unused)"},
     {"topology_file", "string", 0, 0, "",
-     "topology=file: path of a topology file in the HPCC text format (first line 'N S L', "
-     "then the S switch ids, then L lines 'a b rate delay error_rate'; see docs/experiments.md)"},
+     "topology=file: path of a topology file in the HPCC text format (first line 'N S L', or "
+     "ns3-datacenter's 'N S T L', then the S switch ids, then L lines 'a b rate delay "
+     "error_rate'; see docs/experiments.md)"},
     {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
     {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
     {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
@@ -84,8 +85,8 @@ ScenarioKeyRows()
     {"incast_load", "double", 0, 1, "0",
      "fabric: Poisson incast bursts at this share of total host capacity (0 = off)"},
     {"incast_fanin", "uint", 1, 4096, "8", "fabric: senders per incast burst"},
-    {"incast_bytes", "uint", 1, U32 - 65536, "64000", "fabric: bytes per sender per incast burst"},
-    {"permutation_bytes", "uint", 0, U32 - 65536, "0",
+    {"incast_bytes", "uint", 1, 1e12, "64000", "fabric: bytes per sender per incast burst"},
+    {"permutation_bytes", "uint", 0, 1e12, "0",
      "fabric: each host sends this much to a random other-leaf host at permutation_start_us (0 = off)"},
     {"permutation_start_us", "double", 0, 1e8, "0", "fabric: start of the permutation"},
     {"allreduce_bytes", "uint", 0, 1e12, "0",
@@ -118,6 +119,14 @@ ScenarioKeyRows()
      "monitor: also write the HPCC simulator's qlen output (per monitored port, samples per "
      "1000-byte bin every 100 ns in the monitor window, dumped at each 100 ms and at the "
      "window's end) to this path (relative: inside the output directory); empty = off"},
+    // Inputs: flow files
+    {"flow_file", "string", 0, 0, "",
+     "fabric: path of a flow file whose flows run beside the generated workloads: HPCC format "
+     "(first line the count, then 'src dst pg dport size start_s' per flow, start in absolute "
+     "seconds) or CSV with a header 'src,dst,size_bytes,start_us[,cc][,prio][,dport]'; host ids "
+     "are the topology file's node ids with topology=file, else host indices 0..hosts-1; "
+     "sampling starts at the first flow's start when no generated workload runs; see "
+     "docs/experiments.md"},
 };
     return rows;
 }

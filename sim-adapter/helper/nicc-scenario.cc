@@ -286,6 +286,11 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     {
         return RunFabric(r, error);
     }
+    if (!Get("flow_file").empty())
+    {
+        *error = "key 'flow_file': read by the fabric scenarios (leaf-spine, ai-cluster) only, not by " + m_name;
+        return false;
+    }
     const auto wall0 = std::chrono::steady_clock::now();
     *r = NiccScenarioResult{};
     r->scenario = m_label.empty() ? m_name : m_label;

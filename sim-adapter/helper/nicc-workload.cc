@@ -101,6 +101,8 @@ NiccFlowKindName(NiccFlowKind k)
         return "allreduce";
     case NiccFlowKind::ALLTOALL:
         return "alltoall";
+    case NiccFlowKind::FLOWFILE:
+        return "file";
     default:
         return "other";
     }
@@ -135,10 +137,28 @@ NiccWorkload::GetKind(uint32_t flowId) const
     return flowId < m_kind.size() ? static_cast<NiccFlowKind>(m_kind[flowId]) : NiccFlowKind::OTHER;
 }
 
+uint16_t
+NiccWorkload::GetDport(uint32_t flowId) const
+{
+    return flowId < m_dport.size() ? m_dport[flowId] : 0;
+}
+
+uint8_t
+NiccWorkload::GetPg(uint32_t flowId) const
+{
+    return flowId < m_pg.size() ? m_pg[flowId] : 0;
+}
+
 uint32_t
 NiccWorkload::Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind)
 {
-    const uint32_t id = m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, Simulator::Now());
+    return AddAt(src, dst, bytes, kind, Simulator::Now());
+}
+
+uint32_t
+NiccWorkload::AddAt(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind, Time start)
+{
+    const uint32_t id = m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start);
     if (m_kind.size() <= id)
     {
         m_kind.resize(id + 1, static_cast<uint8_t>(NiccFlowKind::OTHER));
@@ -287,6 +307,26 @@ NiccWorkload::RunPermutation(uint64_t bytes)
     for (uint32_t i = 0; i < m_perm.size(); ++i)
     {
         Add(i, m_perm[i], bytes, NiccFlowKind::PERMUTATION);
+    }
+}
+
+// --- Flow lists -------------------------------------------------------------
+
+void
+NiccWorkload::StartFlowList(const std::vector<NiccListedFlow>& flows)
+{
+    for (const NiccListedFlow& f : flows)
+    {
+        NS_ABORT_MSG_UNLESS(f.src < m_hosts.size() && f.dst < m_hosts.size() && f.src != f.dst,
+                            "flow list: bad hosts " << f.src << " -> " << f.dst);
+        const uint32_t id = AddAt(f.src, f.dst, f.sizeBytes, NiccFlowKind::FLOWFILE, f.start);
+        if (m_dport.size() <= id)
+        {
+            m_dport.resize(id + 1, 0);
+            m_pg.resize(id + 1, 0);
+        }
+        m_dport[id] = f.dport;
+        m_pg[id] = f.pg;
     }
 }
 

@@ -4,7 +4,7 @@
  * uniform random destinations, Poisson incast bursts, a one-shot
  * permutation, and collectives in synchronized steps: ring all-reduce (one
  * ring or several parallel rings, e.g. one per rail) and all-to-all
- * (pairwise exchange). They start
+ * (pairwise exchange), and given flow lists (flow files). They start
  * flows through a NiccNicHelper while the simulation runs; several
  * generators may run in one simulation (a mix). Every random choice comes
  * from ns-3 random variable streams (exponential gaps, uniform destinations,
@@ -72,12 +72,26 @@ enum class NiccFlowKind : uint8_t
     PERMUTATION = 3,
     ALLREDUCE = 4,
     ALLTOALL = 5,
+    FLOWFILE = 6, ///< a flow of a given list (flow_file)
 };
 
 /// Name of a kind ("other", "poisson", "incast", "permutation", "allreduce",
-/// "alltoall").
+/// "alltoall", "file").
 const char* NiccFlowKindName(NiccFlowKind k);
-constexpr uint32_t NICC_FLOW_KINDS = 6;
+constexpr uint32_t NICC_FLOW_KINDS = 7;
+
+/// One flow of a given list (a flow file, nicc-flow-file.h): host indices
+/// into the workload's hosts, size, absolute start, and the file's dport
+/// and pg, kept per flow (GetDport / GetPg).
+struct NiccListedFlow
+{
+    uint32_t src;
+    uint32_t dst;
+    uint64_t sizeBytes;
+    Time start;
+    uint16_t dport;
+    uint8_t pg;
+};
 
 /// One synchronized step of a collective.
 struct NiccCollectiveStep
@@ -147,7 +161,16 @@ class NiccWorkload
     /// bytes / n for every rank; n - 1 steps, in step k (1..n-1) rank r sends
     /// ceil(bytes / n) to rank (r + k) mod n.
     void StartAllToAll(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start);
+    /// Adds every listed flow now, each starting at its own absolute time
+    /// (kind FLOWFILE; flow ids in list order). Call before the simulation
+    /// runs; src != dst, both < hosts.
+    void StartFlowList(const std::vector<NiccListedFlow>& flows);
     NiccFlowKind GetKind(uint32_t flowId) const;
+    /// The dport a flow list gave the flow; 0 for generated flows.
+    uint16_t GetDport(uint32_t flowId) const;
+    /// The pg (HPCC) / prio (CSV) a flow list gave the flow; 0 for generated
+    /// flows. Recorded only: every DATA packet uses the NIC's DataPriority.
+    uint8_t GetPg(uint32_t flowId) const;
     /// Every collective started, in start order.
     std::vector<NiccCollectiveResult> GetCollectives() const;
     /// True when every collective started has finished (or none was).
@@ -157,6 +180,8 @@ class NiccWorkload
 
   private:
     uint32_t Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind);
+    /// Add starting at absolute time `start`.
+    uint32_t AddAt(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind, Time start);
     void PoissonArrival(uint32_t host);
     void IncastArrival();
     void RunPermutation(uint64_t bytes);
@@ -205,6 +230,9 @@ class NiccWorkload
     std::vector<Job> m_jobs;
     std::unordered_map<uint32_t, uint32_t> m_flowJob; ///< running flow id -> job
     bool m_traced{false};
+    // Flow lists: per flow id (sized only when a list is started).
+    std::vector<uint16_t> m_dport;
+    std::vector<uint8_t> m_pg;
 };
 
 } // namespace ns3

@@ -60,9 +60,12 @@ uint32_t
 NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
 {
     NS_ABORT_MSG_UNLESS(bytes > 0, "a flow needs at least one byte");
+    // PSNs are 32-bit and NO_PSN is reserved: at most 2^32 - 2 packets.
+    // Byte offsets are 64-bit here; the engine sees their low 32 bits.
     const uint64_t npkts = (bytes + m_seg - 1) / m_seg;
-    NS_ABORT_MSG_UNLESS(npkts < NO_PSN && npkts * m_seg < (1ULL << 32),
-                        "message of " << bytes << " B exceeds the 32-bit sequence space");
+    NS_ABORT_MSG_UNLESS(npkts < NO_PSN,
+                        "message of " << bytes << " B exceeds the 32-bit PSN space at " << m_seg
+                                      << " B per packet");
     const uint32_t qpn = static_cast<uint32_t>(m_tx.size());
     TxQp qp{};
     qp.sizeBytes = bytes;
@@ -107,10 +110,19 @@ NiccQpSender::Payload(const TxQp& qp, uint32_t psn) const
     return psn + 1 == qp.npkts ? static_cast<uint32_t>(qp.sizeBytes - uint64_t{psn} * m_seg) : m_seg;
 }
 
-uint32_t
+uint64_t
 NiccQpSender::SeqBytes(const TxQp& qp, uint32_t psn) const
 {
-    return static_cast<uint32_t>(std::min<uint64_t>(uint64_t{psn} * m_seg, qp.sizeBytes));
+    // psn < 2^32 and m_seg < 2^16: the product is below 2^48.
+    return std::min<uint64_t>(uint64_t{psn} * m_seg, qp.sizeBytes);
+}
+
+uint32_t
+NiccQpSender::EngineSeq(const TxQp& qp, uint32_t psn) const
+{
+    // The engine's sequence numbers are wrap-safe 32-bit byte counts: the
+    // low 32 bits of the 64-bit offset (it compares them modulo 2^32).
+    return static_cast<uint32_t>(SeqBytes(qp, psn));
 }
 
 bool
@@ -129,7 +141,7 @@ NiccQpSender::WindowOpen(const TxQp& qp, uint32_t payload) const
     {
         return true;
     }
-    const uint32_t inflight = SeqBytes(qp, qp.sndNxt) - SeqBytes(qp, qp.sndUna);
+    const uint64_t inflight = SeqBytes(qp, qp.sndNxt) - SeqBytes(qp, qp.sndUna);
     // One packet is always allowed: a window below the MTU still moves.
     return inflight == 0 || inflight + payload <= qp.windowBytes;
 }
@@ -258,7 +270,9 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
     uint32_t newlyAcked = 0;
     if (cum > qp.sndUna)
     {
-        newlyAcked = SeqBytes(qp, cum) - SeqBytes(qp, qp.sndUna);
+        // At most the bytes in flight; the event's count is 32-bit.
+        newlyAcked = static_cast<uint32_t>(
+            std::min<uint64_t>(SeqBytes(qp, cum) - SeqBytes(qp, qp.sndUna), UINT32_MAX));
         qp.sndUna = cum;
         qp.rtoDeadlineNs = now + static_cast<uint64_t>(m_cfg->rto.GetNanoSeconds());
         if (qp.retxPsn != NO_PSN && qp.retxPsn < qp.sndUna)
@@ -288,8 +302,8 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
         }
         return true;
     }
-    *e = nicc::hal::Event::Ack(SeqBytes(qp, qp.sndUna),
-                               SeqBytes(qp, qp.sndNxt),
+    *e = nicc::hal::Event::Ack(EngineSeq(qp, qp.sndUna),
+                               EngineSeq(qp, qp.sndNxt),
                                (h.GetOpFlags() & NiccNicConfig::OP_ECN_ECHO) != 0,
                                ev);
     e->bytes = newlyAcked;

@@ -16,8 +16,10 @@
  *   Ptr<Packet> p = tx.BuildData(qpn, ev);        // in the device pull
  *   nicc::hal::Event e; if (tx.OnAck(h, nack, &e)) ...deliver e...;
  *
- * Sequence numbers: PSN = packet number from 0; the engine sees bytes
- * (psn * payload, capped at the message size). Time: ns.
+ * Sequence numbers: PSN = packet number from 0 (32-bit: at most 2^32 - 2
+ * packets per message); byte offsets psn * payload, capped at the message
+ * size, are 64-bit (messages above 4 GiB); the engine sees their low 32 bits
+ * and compares them wrap-safely. Time: ns.
  */
 #ifndef NICC_QP_SENDER_H
 #define NICC_QP_SENDER_H
@@ -141,7 +143,10 @@ class NiccQpSender : public NiccQpScheduler::Source
     bool HasData(const TxQp& qp) const;
     bool WindowOpen(const TxQp& qp, uint32_t payload) const;
     uint32_t Payload(const TxQp& qp, uint32_t psn) const;
-    uint32_t SeqBytes(const TxQp& qp, uint32_t psn) const;
+    /// Byte offset of `psn` in the message (64-bit: messages may exceed 4 GiB).
+    uint64_t SeqBytes(const TxQp& qp, uint32_t psn) const;
+    /// SeqBytes as the engine's wrap-safe 32-bit sequence (low 32 bits).
+    uint32_t EngineSeq(const TxQp& qp, uint32_t psn) const;
     void ArmRto(TxQp& qp, uint32_t qpn);
     void OnRto(uint32_t qpn);
 

@@ -21,8 +21,12 @@
  *     for a slot and complete;
  *   - selective repeat over a reordering fabric (spray over two spines of
  *     unequal delay): every packet reaches the application exactly once and
- *     in PSN order, out-of-order placements happen, the flow completes.
- * All full size (16 senders, 100 Gb/s, 1 us links); ~1-2 s in total.
+ *     in PSN order, out-of-order placements happen, the flow completes;
+ *   - 64-bit messages: a 5e9 B flow (past 2^32 B; HPCC on wrapping 32-bit
+ *     sequences) completes near its ideal FCT with its bytes counted exactly
+ *     and its size in fct.csv / summary.json; a 1e12 B flow runs 1 ms with
+ *     acknowledged / delivered bytes equal to the payload the packets carried.
+ * All full size (16 senders, 100 Gb/s, 1 us links); ~1-2 s in total, plus ~1 s for the 5e9 B flow.
  *
  *   ./nicc-sim-test-runner --suite=nicc-nic --verbose
  */
@@ -39,7 +43,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -557,6 +565,130 @@ class FlowTableFullTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// ---------------------------------------------------------------------------
+// Messages above 4 GiB: 64-bit sizes in the NIC, the engine on wrapping
+// 32-bit sequence numbers.
+
+class LargeMessageTest : public TestCase
+{
+  public:
+    LargeMessageTest()
+        : TestCase("a 5e9 B flow (HPCC, 400 Gbps, 9000 B MTU) crosses 2^32 B, completes near its ideal "
+                   "FCT with every byte counted, and fct.csv and summary.json carry the 64-bit size")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t size = 5000000000ULL;
+        NS_TEST_ASSERT_MSG_GT(size, uint64_t{1} << 32, "the flow crosses the 32-bit sequence space");
+        NiccScenario s;
+        std::string err;
+        bool ok = s.Select("incast", &err);
+        for (const char* kv : {"senders=1", "size_bytes=5000000000", "rate_gbps=400", "mtu=9000", "cc=hpcc",
+                               "stop_ms=200", "sample_ns=100000", "rate_window_us=10000"})
+        {
+            ok = ok && s.SetPair(kv, &err);
+        }
+        NiccScenarioResult r;
+        ok = ok && s.Run(&r, &err);
+        NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+        NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 1u, "one flow");
+        const NiccFlowRecord& f = r.flows[0];
+        NS_TEST_EXPECT_MSG_EQ(f.sizeBytes, size, "64-bit size in the record");
+        NS_TEST_ASSERT_MSG_GT(f.fctNs, 0, "the flow completes");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedBytes, size, "acknowledged bytes, exactly");
+        NS_TEST_EXPECT_MSG_EQ(r.bytesAcked, size, "result: acknowledged bytes");
+        NS_TEST_EXPECT_MSG_EQ(r.bytesDelivered, size, "delivered in order, once each, exactly");
+        NS_TEST_EXPECT_MSG_EQ(r.retxPackets, 0u, "nothing resent (a wrap artifact would stall or resend)");
+        const uint64_t packets = (size + 8999) / 9000;
+        NS_TEST_EXPECT_MSG_EQ(r.dataPackets, packets, "one DATA packet per 9000 B");
+        // HPCC's window law compares 32-bit sequences: past the wrap (the last
+        // 14% of the bytes) a broken comparison collapses the window and the
+        // FCT grows. HPCC alone runs at eta = 95% of the line: ~1.053 x ideal.
+        NS_TEST_EXPECT_MSG_LT(static_cast<double>(f.fctNs), 1.08 * static_cast<double>(r.idealFctNs[0]),
+                              "FCT within 8% of the ideal " << r.idealFctNs[0] << " ns");
+
+        // The outputs carry the size as written, not modulo 2^32.
+        const std::string dir = "/tmp/nicc-nic-test-large-" + std::to_string(::getpid());
+        NS_TEST_ASSERT_MSG_EQ(NiccWriteScenarioOutputs(s, r, dir, &err), true, err);
+        std::ifstream csv(dir + "/fct.csv");
+        std::string header;
+        std::string line;
+        std::getline(csv, header);
+        std::getline(csv, line);
+        const bool sized = line.rfind("0,", 0) == 0 && line.find(",5000000000,") != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(sized, true, "fct.csv: " << line);
+        std::ifstream js(dir + "/summary.json");
+        const std::string json((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
+        const bool acked = json.find("\"acked\": 5000000000") != std::string::npos;
+        NS_TEST_EXPECT_MSG_EQ(acked, true, "summary.json bytes.acked");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+class HugeMessageTest : public TestCase
+{
+  public:
+    HugeMessageTest()
+        : TestCase("a 1e12 B flow runs 1 ms: PSNs in order, acknowledged and delivered bytes equal the "
+                   "payload the packets carried")
+    {
+    }
+
+  private:
+    struct Rx
+    {
+        uint64_t packets{0};
+        uint64_t bytes{0};
+        uint32_t badPsn{0};
+        uint32_t badSize{0};
+
+        void OnDeliver(uint32_t /*src*/, uint32_t /*qpn*/, uint32_t psn, uint32_t payload)
+        {
+            badPsn += psn != packets ? 1 : 0;
+            badSize += payload != 1024 ? 1 : 0;
+            ++packets;
+            bytes += payload;
+        }
+    };
+
+    void DoRun() override
+    {
+        const uint64_t size = 1000000000000ULL;
+        NiccFabricHelper fabric;
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("dcqcn"));
+        NiccIncastTopology t = fabric.BuildIncast(1, DataRate("100Gbps"), MicroSeconds(1));
+        nics.Install(t.senders);
+        nics.Install(t.receiver);
+        const uint32_t id = nics.AddFlow(t.senders[0], t.receiver, size, MicroSeconds(1));
+        Rx rx;
+        NiccNicHelper::GetNic(t.receiver)->TraceConnectWithoutContext("Deliver", MakeCallback(&Rx::OnDeliver, &rx));
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        const NiccFlowRecord f = nics.GetFlowRecords()[id];
+        Ptr<NiccNic> tx = NiccNicHelper::GetNic(t.senders[0]);
+        Ptr<NiccNic> recv = NiccNicHelper::GetNic(t.receiver);
+        NS_TEST_EXPECT_MSG_EQ(f.sizeBytes, size, "size");
+        NS_TEST_EXPECT_MSG_EQ(tx->GetQpSize(f.qpn), size, "QP size: not reduced modulo 2^32");
+        NS_TEST_EXPECT_MSG_EQ(f.fctNs, -1, "not done after 1 ms");
+        NS_TEST_EXPECT_MSG_EQ(rx.badPsn, 0u, "PSNs delivered in order");
+        NS_TEST_EXPECT_MSG_EQ(rx.badSize, 0u, "every packet carries a full 1024 B payload");
+        // ~11 GB/s for 1 ms: at least 80% of the line.
+        NS_TEST_EXPECT_MSG_GT(rx.packets, 9000u, "packets delivered in 1 ms");
+        NS_TEST_EXPECT_MSG_EQ(recv->GetRxDeliveredBytes(), rx.bytes, "receiver counter = payload delivered");
+        NS_TEST_EXPECT_MSG_EQ(rx.bytes, rx.packets * 1024, "payload = packets x 1024");
+        NS_TEST_EXPECT_MSG_EQ(f.ackedBytes % 1024, 0u, "acknowledged whole packets");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(f.ackedBytes, rx.bytes, "acknowledged no more than delivered");
+        NS_TEST_EXPECT_MSG_GT(f.ackedBytes + 64 * 1024, rx.bytes, "ACKs in flight: under 64 packets");
+        NS_TEST_EXPECT_MSG_EQ(tx->GetTxDataBytes(), tx->GetTxDataPackets() * 1024, "sent = packets x 1024");
+        NS_TEST_EXPECT_MSG_EQ(tx->GetRetxPackets(), 0u, "nothing resent");
+        Simulator::Destroy();
+    }
+};
+
 class NiccNicTestSuite : public TestSuite
 {
   public:
@@ -571,6 +703,8 @@ class NiccNicTestSuite : public TestSuite
         AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
         AddTestCase(new ReorderRecoveryTest(NiccNic::SELECTIVE_REPEAT), TestCase::QUICK);
         AddTestCase(new ReorderRecoveryTest(NiccNic::GO_BACK_N), TestCase::QUICK);
+        AddTestCase(new LargeMessageTest, TestCase::QUICK);
+        AddTestCase(new HugeMessageTest, TestCase::QUICK);
     }
 };
 

@@ -16,6 +16,10 @@
 #     time of max inside the sampled window and the drain time >= 0; a bad
 #     monitor spec or qlen_mon_file without monitored ports exits 2, names
 #     the key and field, and writes no file.
+#   cmake -DNICC_SIM=... -DMODE=bad-flow-file -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
+#     a flow file with size 0 on line 3 (HPCC format) and one with an unknown
+#     CSV column exit 2, name file:line and the field, and write no output
+#     directory; a good HPCC flow file runs and its flows are done in fct.csv.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -144,6 +148,43 @@ elseif(MODE STREQUAL "monitor")
       message(FATAL_ERROR "--set ${pair}: files written: ${written}")
     endif()
   endforeach()
+elseif(MODE STREQUAL "bad-flow-file")
+  file(MAKE_DIRECTORY "${WORK_DIR}")
+  file(WRITE "${WORK_DIR}/size0.txt" "2\n0 5 3 100 1000 0.000001\n1 6 3 100 0 0.000002\n")
+  file(WRITE "${WORK_DIR}/column.csv" "src,dst,bytes,start_us\n0,5,1000,1\n")
+  file(WRITE "${WORK_DIR}/good.txt" "2 \n0 5 3 100 100000 0.000001\n1 6 3 200 30000 0.000002\n")
+  set(args --scenario leaf-spine --set leaves=2,spines=2,hosts_per_leaf=4,poisson_load=0,stop_ms=1
+           --plots=false --progress=false)
+  foreach(case "size0.txt:3: field 'size'" "column.csv:1: header: unknown column 'bytes'")
+    string(REGEX REPLACE ":.*" "" file "${case}")
+    file(REMOVE_RECURSE "${WORK_DIR}/flows-out")
+    execute_process(COMMAND "${NICC_SIM}" ${args} --set "flow_file=${WORK_DIR}/${file}"
+                            --out "${WORK_DIR}/flows-out"
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 2)
+      message(FATAL_ERROR "nicc-sim flow_file=${file}: exit ${rc}, expected 2\n${err}")
+    endif()
+    string(FIND "${err}" "${case}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "nicc-sim flow_file=${file}: stderr does not name '${case}'\n${err}")
+    endif()
+    if(EXISTS "${WORK_DIR}/flows-out")
+      message(FATAL_ERROR "nicc-sim flow_file=${file}: wrote ${WORK_DIR}/flows-out despite the error")
+    endif()
+    message(STATUS "${file}: ${err}")
+  endforeach()
+  execute_process(COMMAND "${NICC_SIM}" ${args} --set "flow_file=${WORK_DIR}/good.txt"
+                          --out "${WORK_DIR}/flows-good"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nicc-sim flow_file=good.txt: exit ${rc}\n${err}")
+  endif()
+  file(STRINGS "${WORK_DIR}/flows-good/fct.csv" rows)
+  list(LENGTH rows n)
+  list(GET rows 2 second)
+  if(NOT n EQUAL 3 OR NOT second MATCHES "^1,[0-9]+,[0-9]+,30000,2000,[1-9]")
+    message(FATAL_ERROR "fct.csv: expected a header and 2 done flows, flow 1 = 1,src,dst,30000,2000,fct,...; got\n${rows}")
+  endif()
 else()
-  message(FATAL_ERROR "MODE must be help, bad-toml, rng or monitor")
+  message(FATAL_ERROR "MODE must be help, bad-toml, rng, monitor or bad-flow-file")
 endif()

@@ -159,8 +159,10 @@ main(int argc, char* argv[])
         "(HPCC's 320 hosts: topology=fat-tree,hosts_per_leaf=16,fabric_rate_gbps=400,\n"
         "buffer_bytes=32000000); rail = servers x rails NICs, NIC i on rail switch i,\n"
         "rails joined by `spines` spines (each NIC is its own endpoint node).\n"
-        "topology=file reads topology_file (HPCC text format: 'N S L', the switch\n"
-        "ids, then L lines 'a b 100Gbps 1us 0'; other nodes are hosts, one link each).\n"
+        "topology=file reads topology_file (HPCC text format: 'N S L' or ns3-datacenter's\n"
+        "'N S T L', the switch ids, then L lines 'a b 100Gbps 1us 0'; other nodes are\n"
+        "hosts, one link each). flow_file adds the flows of a file (the HPCC simulator's\n"
+        "flow.txt or a CSV 'src,dst,size_bytes,start_us') on any fabric topology.\n"
         "Fabric scenarios also write links.csv, queue_cdf.csv, timeseries.csv and\n"
         "collective.csv (scripts/plot.py draws them). Every run writes fct.txt and\n"
         "pfc.txt in the HPCC simulator's formats, pfc.csv and fct_hpcc.csv; with\n"
@@ -171,10 +173,10 @@ main(int argc, char* argv[])
         "level or in tables: [dcqcn] rp_time_reset = 300 is the key dcqcn.rp_time_reset\n"
         "(every [algo] of the engine parameters below); other tables ([fabric],\n"
         "[workload], [nic], ...) only group keys. --set overrides apply after the file;\n"
-        "relative topology_file / cdf_file paths are relative to the file.\n"
+        "relative topology_file / cdf_file / flow_file paths are relative to the file.\n"
         "Examples: sim-adapter/scenarios/*.toml.\n\n"
         "Exit status 2 on an unknown scenario or key, a bad value or a bad scenario or\n"
-        "topology file (the message names the file and line).\n\n" +
+        "topology or flow file (the message names the file and line).\n\n" +
         ns3::NiccScenario::KeyHelp());
 
     // Abseil's --help exits 1 and prints to stderr; help is not an error.
@@ -263,6 +265,9 @@ main(int argc, char* argv[])
     }
     const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
     std::error_code ec;
+    // Made before the run (an unwritable --out fails fast); removed again
+    // if the run is refused, so a bad input leaves nothing behind.
+    const bool dirExisted = std::filesystem::exists(dir, ec);
     std::filesystem::create_directories(dir, ec);
     if (ec)
     {
@@ -276,6 +281,10 @@ main(int argc, char* argv[])
     if (!scenario.Run(&r, &error))
     {
         std::fprintf(stderr, "nicc-sim: %s\n", error.c_str());
+        if (!dirExisted)
+        {
+            std::filesystem::remove(dir, ec); // only if still empty
+        }
         return 2;
     }
 

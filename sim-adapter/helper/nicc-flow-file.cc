@@ -1,0 +1,457 @@
+/*
+ * nicc-flow-file.cc — flow files (format and rules: nicc-flow-file.h and
+ * docs/experiments.md).
+ */
+#include "nicc-flow-file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr uint32_t MAX_PG = 7; ///< HPCC's switches have 8 queues (qCnt): pg 0..7
+constexpr double MAX_START_S = 1e6; ///< ~11.6 days; as ns it fits int64 with room
+
+// One line split into fields: by whitespace (HPCC) or by commas (CSV; each
+// field trimmed of spaces and tabs, empty fields kept).
+std::vector<std::string>
+Split(const std::string& line, bool csv)
+{
+    std::vector<std::string> out;
+    if (!csv)
+    {
+        std::istringstream is(line);
+        std::string t;
+        while (is >> t)
+        {
+            out.push_back(t);
+        }
+        return out;
+    }
+    size_t from = 0;
+    while (true)
+    {
+        const size_t comma = line.find(',', from);
+        std::string cell = line.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+        const size_t a = cell.find_first_not_of(" \t");
+        const size_t b = cell.find_last_not_of(" \t");
+        out.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
+        if (comma == std::string::npos)
+        {
+            return out;
+        }
+        from = comma + 1;
+    }
+}
+
+// Decimal digits only, at most 19 (below 2^63: no overflow).
+bool
+ParseUint(const std::string& tok, uint64_t* out)
+{
+    if (tok.empty() || tok.size() > 19 ||
+        !std::all_of(tok.begin(), tok.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        return false;
+    }
+    *out = std::strtoull(tok.c_str(), nullptr, 10);
+    return true;
+}
+
+// The whole token as a finite number (strtod's syntax).
+bool
+ParseReal(const std::string& tok, double* out)
+{
+    char* end = nullptr;
+    const double v = std::strtod(tok.c_str(), &end);
+    if (tok.empty() || end != tok.c_str() + tok.size() || !std::isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+// Field parsers: false with the reason (without the field's name) in *why.
+bool
+Id(const std::string& tok, uint32_t* out, std::string* why)
+{
+    uint64_t v;
+    if (!ParseUint(tok, &v) || v > std::numeric_limits<uint32_t>::max())
+    {
+        *why = "'" + tok + "' is not a host id (a non-negative integer)";
+        return false;
+    }
+    *out = static_cast<uint32_t>(v);
+    return true;
+}
+
+bool
+Size(const std::string& tok, uint64_t* out, std::string* why)
+{
+    if (!ParseUint(tok, out))
+    {
+        *why = "'" + tok + "' is not a positive integer number of bytes";
+        return false;
+    }
+    if (*out == 0)
+    {
+        *why = "0 bytes: a flow needs at least one byte";
+        return false;
+    }
+    return true;
+}
+
+bool
+Start(const std::string& tok, double unitNs, int64_t* ns, std::string* why)
+{
+    double v;
+    if (!ParseReal(tok, &v) || v < 0 || v * unitNs > MAX_START_S * 1e9)
+    {
+        std::ostringstream os;
+        os << "'" << tok << "' is not a start time in [0, " << MAX_START_S * 1e9 / unitNs << "]";
+        *why = os.str();
+        return false;
+    }
+    *ns = static_cast<int64_t>(std::llround(v * unitNs));
+    return true;
+}
+
+bool
+Small(const std::string& tok, uint32_t max, uint32_t* out, std::string* why)
+{
+    uint64_t v;
+    if (!ParseUint(tok, &v) || v > max)
+    {
+        *why = "'" + tok + "' is not an integer in [0, " + std::to_string(max) + "]";
+        return false;
+    }
+    *out = static_cast<uint32_t>(v);
+    return true;
+}
+
+// The size field's name in the file's format (messages use it).
+const char*
+SizeField(NiccFlowFile::Format f)
+{
+    return f == NiccFlowFile::HPCC ? "size" : "size_bytes";
+}
+
+} // namespace
+
+int64_t
+NiccFlowFile::FirstStartNs() const
+{
+    int64_t first = -1;
+    for (const auto& f : flows)
+    {
+        first = first < 0 ? f.startNs : std::min(first, f.startNs);
+    }
+    return first;
+}
+
+std::vector<NiccListedFlow>
+NiccFlowFile::List() const
+{
+    std::vector<NiccListedFlow> out;
+    out.reserve(flows.size());
+    for (const auto& f : flows)
+    {
+        out.push_back({f.src, f.dst, f.sizeBytes, NanoSeconds(f.startNs), f.dport, f.pg});
+    }
+    return out;
+}
+
+bool
+NiccParseFlowFile(const std::string& text, const std::string& source, NiccFlowFile* out, std::string* error)
+{
+    *out = NiccFlowFile{};
+    out->source = source;
+    auto fail = [&](uint32_t line, const std::string& msg) {
+        *error = source + ":" + std::to_string(line) + ": " + msg;
+        return false;
+    };
+    auto field = [&](uint32_t line, const std::string& name, const std::string& why) {
+        return fail(line, "field '" + name + "': " + why);
+    };
+
+    // CSV columns: the required four, then the optional ones.
+    static const std::vector<std::string> columns = {"src", "dst", "size_bytes", "start_us", "cc", "prio", "dport"};
+    constexpr size_t REQUIRED = 4;
+    std::vector<int> colOf(columns.size(), -1); // column name -> position in the header
+    size_t nCols = 0;
+    uint32_t headLine = 0; // line of the count / header
+    uint64_t count = 0;
+    bool started = false;
+
+    std::istringstream in(text);
+    std::string raw;
+    uint32_t lineNo = 0;
+    while (std::getline(in, raw))
+    {
+        ++lineNo;
+        if (!raw.empty() && raw.back() == '\r')
+        {
+            raw.pop_back();
+        }
+        const size_t first = raw.find_first_not_of(" \t");
+        if (first == std::string::npos || raw[first] == '#')
+        {
+            continue;
+        }
+        if (!started)
+        {
+            started = true;
+            headLine = lineNo;
+            if (raw.find(',') != std::string::npos)
+            {
+                out->format = NiccFlowFile::CSV;
+                const std::vector<std::string> names = Split(raw, true);
+                for (size_t k = 0; k < names.size(); ++k)
+                {
+                    const auto it = std::find(columns.begin(), columns.end(), names[k]);
+                    if (it == columns.end())
+                    {
+                        return fail(lineNo, "header: unknown column '" + names[k] +
+                                                "' (columns: src, dst, size_bytes, start_us; optional cc, "
+                                                "prio, dport)");
+                    }
+                    int& pos = colOf[it - columns.begin()];
+                    if (pos >= 0)
+                    {
+                        return fail(lineNo, "header: column '" + names[k] + "' appears twice");
+                    }
+                    pos = static_cast<int>(k);
+                }
+                for (size_t c = 0; c < REQUIRED; ++c)
+                {
+                    if (colOf[c] < 0)
+                    {
+                        return fail(lineNo, "header: missing column '" + columns[c] +
+                                                "' (needs src, dst, size_bytes, start_us)");
+                    }
+                }
+                nCols = names.size();
+                continue;
+            }
+            // HPCC: the count alone; traffic_gen.py rewrites it in place over
+            // its estimate, which leaves trailing spaces, so any trailing
+            // whitespace is accepted (and nothing else, as the simulator's
+            // stream read would then take the rest for the first flow).
+            const std::vector<std::string> tok = Split(raw, false);
+            if (tok.size() != 1)
+            {
+                return field(lineNo, "count", "expected the flow count alone on the first line (HPCC format) "
+                                              "or a CSV header, got '" + raw + "'");
+            }
+            if (!ParseUint(tok[0], &count) || count > NICC_FLOW_FILE_MAX_FLOWS)
+            {
+                return field(lineNo, "count", "'" + tok[0] + "' is not a flow count in [0, " +
+                                                  std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + "]");
+            }
+            out->format = NiccFlowFile::HPCC;
+            out->flows.reserve(count);
+            continue;
+        }
+
+        const bool csv = out->format == NiccFlowFile::CSV;
+        if (!csv && out->flows.size() == count)
+        {
+            ++out->ignoredLines; // the simulator reads exactly `count` flows
+            continue;
+        }
+        if (csv && out->flows.size() == NICC_FLOW_FILE_MAX_FLOWS)
+        {
+            return fail(lineNo, "more than " + std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + " flows");
+        }
+        const std::vector<std::string> tok = Split(raw, csv);
+        NiccFileFlow f{0, 0, 0, 0, 0, 0, "", lineNo};
+        std::string why;
+        uint32_t small = 0;
+        if (!csv)
+        {
+            if (tok.size() != 6)
+            {
+                return fail(lineNo, "expected 6 fields 'src dst pg dport size start_s', got " +
+                                        std::to_string(tok.size()));
+            }
+            if (!Id(tok[0], &f.src, &why))
+            {
+                return field(lineNo, "src", why);
+            }
+            if (!Id(tok[1], &f.dst, &why))
+            {
+                return field(lineNo, "dst", why);
+            }
+            if (!Small(tok[2], MAX_PG, &small, &why))
+            {
+                return field(lineNo, "pg", why);
+            }
+            f.pg = static_cast<uint8_t>(small);
+            if (!Small(tok[3], 65535, &small, &why))
+            {
+                return field(lineNo, "dport", why);
+            }
+            f.dport = static_cast<uint16_t>(small);
+            if (!Size(tok[4], &f.sizeBytes, &why))
+            {
+                return field(lineNo, "size", why);
+            }
+            if (!Start(tok[5], 1e9, &f.startNs, &why))
+            {
+                return field(lineNo, "start_s", why + " (seconds)");
+            }
+        }
+        else
+        {
+            if (tok.size() != nCols)
+            {
+                return fail(lineNo, "expected " + std::to_string(nCols) + " comma-separated fields (the header, line " +
+                                        std::to_string(headLine) + "), got " + std::to_string(tok.size()));
+            }
+            auto cell = [&](size_t c) -> const std::string& { return tok[static_cast<size_t>(colOf[c])]; };
+            if (!Id(cell(0), &f.src, &why))
+            {
+                return field(lineNo, "src", why);
+            }
+            if (!Id(cell(1), &f.dst, &why))
+            {
+                return field(lineNo, "dst", why);
+            }
+            if (!Size(cell(2), &f.sizeBytes, &why))
+            {
+                return field(lineNo, "size_bytes", why);
+            }
+            if (!Start(cell(3), 1e3, &f.startNs, &why))
+            {
+                return field(lineNo, "start_us", why + " (microseconds)");
+            }
+            if (colOf[4] >= 0)
+            {
+                f.cc = cell(4);
+            }
+            if (colOf[5] >= 0 && !cell(5).empty())
+            {
+                if (!Small(cell(5), MAX_PG, &small, &why))
+                {
+                    return field(lineNo, "prio", why);
+                }
+                f.pg = static_cast<uint8_t>(small);
+            }
+            if (colOf[6] >= 0 && !cell(6).empty())
+            {
+                if (!Small(cell(6), 65535, &small, &why))
+                {
+                    return field(lineNo, "dport", why);
+                }
+                f.dport = static_cast<uint16_t>(small);
+            }
+        }
+        if (f.src == f.dst)
+        {
+            return field(lineNo, "dst", "the flow goes from host " + std::to_string(f.src) +
+                                            " to itself (source and destination must differ)");
+        }
+        out->flows.push_back(std::move(f));
+    }
+    if (!started)
+    {
+        return fail(lineNo, "empty flow file (expected a flow count or a CSV header "
+                            "'src,dst,size_bytes,start_us')");
+    }
+    if (out->format == NiccFlowFile::HPCC && out->flows.size() < count)
+    {
+        return fail(lineNo, "fewer flows than the count " + std::to_string(count) + " (line " +
+                                std::to_string(headLine) + "): found " + std::to_string(out->flows.size()));
+    }
+    return true;
+}
+
+bool
+NiccReadFlowFile(const std::string& path, NiccFlowFile* out, std::string* error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        *out = NiccFlowFile{};
+        *error = path + ": cannot open the flow file";
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return NiccParseFlowFile(text.str(), path, out, error);
+}
+
+bool
+NiccResolveFlowFile(NiccFlowFile* f,
+                    const NiccFlowFileHosts& hosts,
+                    const std::string& cc,
+                    uint32_t mtu,
+                    std::string* error)
+{
+    const NiccTopologySpec* spec = hosts.spec;
+    std::vector<int64_t> hostIndex; // file node id -> host index, -1 for a switch
+    if (spec)
+    {
+        hostIndex.assign(spec->nodes, -1);
+        for (size_t i = 0; i < spec->hosts.size(); ++i)
+        {
+            hostIndex[spec->hosts[i]] = static_cast<int64_t>(i);
+        }
+    }
+    auto fail = [&](const NiccFileFlow& fl, const std::string& name, const std::string& why) {
+        *error = f->source + ":" + std::to_string(fl.line) + ": field '" + name + "': " + why;
+        return false;
+    };
+    // 32-bit PSNs with one value reserved: at most 2^32 - 2 packets.
+    const uint64_t maxPackets = std::numeric_limits<uint32_t>::max() - 1ULL;
+    for (NiccFileFlow& fl : f->flows)
+    {
+        for (uint32_t* id : {&fl.src, &fl.dst})
+        {
+            const std::string name = id == &fl.src ? "src" : "dst";
+            if (spec)
+            {
+                if (*id >= spec->nodes)
+                {
+                    return fail(fl, name, std::to_string(*id) + " is not a node id of the topology file " +
+                                              spec->path + " (0 .. " + std::to_string(spec->nodes - 1) + ")");
+                }
+                if (hostIndex[*id] < 0)
+                {
+                    return fail(fl, name, "node " + std::to_string(*id) + " is a switch in the topology file " +
+                                              spec->path + "; flows run between hosts");
+                }
+                *id = static_cast<uint32_t>(hostIndex[*id]);
+            }
+            else if (*id >= hosts.count)
+            {
+                return fail(fl, name, "host " + std::to_string(*id) + " out of range [0, " +
+                                          std::to_string(hosts.count - 1) +
+                                          "] (host indices of the generated topology)");
+            }
+        }
+        if (!fl.cc.empty() && fl.cc != cc)
+        {
+            return fail(fl, "cc", "'" + fl.cc + "' differs from the scenario's cc = " + cc +
+                                      "; the NIC model runs one congestion control for all its flows (set the "
+                                      "key cc, or leave the column empty)");
+        }
+        if ((fl.sizeBytes - 1) / mtu + 1 > maxPackets)
+        {
+            return fail(fl, SizeField(f->format),
+                        std::to_string(fl.sizeBytes) + " B is more than 2^32 - 2 packets of mtu = " +
+                            std::to_string(mtu) + " B (32-bit PSNs)");
+        }
+    }
+    return true;
+}
+
+} // namespace ns3
