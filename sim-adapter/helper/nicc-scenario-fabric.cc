@@ -730,6 +730,12 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->bytesAcked += f.ackedBytes;
     }
     r->flowDport = NiccFlowDports(r->flowKind, r->flows.size(), false);
+    for (size_t i = 0; i < r->flows.size(); ++i)
+    {
+        // A flow file's own dport wins (the analysis script reads it).
+        const uint16_t d = work.GetDport(r->flows[i].id);
+        r->flowDport[i] = d ? d : r->flowDport[i];
+    }
     for (const auto& sw : fabric.GetSwitches())
     {
         r->pauseFrames += sw->GetPfcPauseSent();
