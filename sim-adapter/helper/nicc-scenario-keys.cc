@@ -118,6 +118,21 @@ BuildKeys()
         k.help = r.help;
         keys.push_back(k);
     }
+    {
+        // compat: its choices are the presets' names (CompatPresets()).
+        NiccScenarioKey k;
+        k.name = "compat";
+        k.help = "model-semantics preset: each key it sets applies unless the key is set "
+                 "explicitly (after Select); ";
+        for (const auto& p : CompatPresets())
+        {
+            k.type += (k.type.empty() ? "" : "|") + std::string(p.name);
+            k.help += std::string(p.name) + " = " + p.help + "; ";
+        }
+        k.help.resize(k.help.size() - 2);
+        k.def = CompatPresets().front().name;
+        keys.push_back(k);
+    }
     for (const auto& r : AttributeKeyRows())
     {
         const TypeId tid = r.typeId();
@@ -503,6 +518,7 @@ NiccScenario::Select(const std::string& name, std::string* error)
     m_label.clear();
     m_values.clear();
     m_aliasesUsed.clear();
+    m_userSet.clear();
     for (const auto& k : Keys())
     {
         m_values[k.name] = DefaultFor(name, k.name);
@@ -527,12 +543,41 @@ NiccScenario::Set(const std::string& key, const std::string& value, std::string*
         return false;
     }
     m_values[k->name] = value;
+    m_userSet.insert(k->name);
     if (k->name != key)
     {
         const std::string note = key + " -> " + k->name;
         if (std::find(m_aliasesUsed.begin(), m_aliasesUsed.end(), note) == m_aliasesUsed.end())
         {
             m_aliasesUsed.push_back(note);
+        }
+    }
+    return true;
+}
+
+bool
+NiccScenario::ApplyCompat(std::string* error)
+{
+    const std::string name = Get("compat");
+    for (const auto& p : CompatPresets())
+    {
+        if (name != p.name)
+        {
+            continue;
+        }
+        for (const auto& [key, value] : p.keys)
+        {
+            const NiccScenarioKey* k = FindKey(key);
+            std::string why;
+            if (!k || !CheckValue(*k, value, &why))
+            {
+                *error = "compat=" + name + ": preset key '" + key + "' = '" + value + "' rejected: " + why;
+                return false;
+            }
+            if (m_userSet.count(k->name) == 0)
+            {
+                m_values[k->name] = value;
+            }
         }
     }
     return true;
