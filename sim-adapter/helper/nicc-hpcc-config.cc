@@ -44,6 +44,7 @@ struct Ctx
     std::string topologyPath; ///< resolved TOPOLOGY_FILE
     uint32_t payload{1000};   ///< PACKET_PAYLOAD_SIZE (the simulator's default)
     bool trace{true};         ///< ENABLE_TRACE (default 1)
+    double baseRttNs{0};      ///< HPCC's T (GLOBAL_T), once computed
 
     std::string Where(const Line& l) const { return *source + ":" + std::to_string(l.line) + ": " + l.key; }
     void Set(const std::string& key, const std::string& value) { out->keys.emplace_back(key, value); }
@@ -348,18 +349,60 @@ MapEwmaGain(const Line& l, Ctx* c, std::string* why)
     return true;
 }
 
+/// A rate as the HPCC window it gives over T (the simulator's HPCC is
+/// rate-based with window = rate x T): bytes = bit/s x T / 8.
 bool
-MapMinRate(const Line& l, Ctx* c, std::string* why)
+HpccWindowBytes(const Line& l, const Ctx& c, std::string* bytes, std::string* why)
+{
+    uint64_t bps;
+    if (!NiccParseDataRate(l.args[0], &bps))
+    {
+        *why = "'" + l.args[0] + "' is not an ns-3 data rate (e.g. 50Mb/s, 1Gbps)";
+        return false;
+    }
+    *bytes = std::to_string(static_cast<uint64_t>(std::llround(static_cast<double>(bps) * c.baseRttNs / 8e9)));
+    return true;
+}
+
+bool
+MapRateAi(const Line& l, Ctx* c, std::string* why)
 {
     std::string v;
+    if (Hpcc(*c))
+    {
+        // HPCC's additive increase R_AI as the window's W_AI = R_AI x T / 8.
+        if (!HpccWindowBytes(l, *c, &v, why))
+        {
+            return false;
+        }
+        c->Set("hpcc.w_ai_bytes", v);
+        return true;
+    }
     if (!RateMbps(l, &v, why))
     {
         return false;
     }
+    c->Set("dcqcn.rp_ai_rate", v);
+    return true;
+}
+
+bool
+MapMinRate(const Line& l, Ctx* c, std::string* why)
+{
+    std::string v;
     if (Hpcc(*c))
     {
-        c->Note(l, "HPCC: nicc bounds HPCC from below by its window (hpcc.min_window_bytes), not by a rate");
+        // HPCC's rate floor as the window floor over T.
+        if (!HpccWindowBytes(l, *c, &v, why))
+        {
+            return false;
+        }
+        c->Set("hpcc.min_window_bytes", v == "0" ? "1" : v);
         return true;
+    }
+    if (!RateMbps(l, &v, why))
+    {
+        return false;
     }
     c->Set("dcqcn.rp_min_rate", v);
     return true;
@@ -476,8 +519,18 @@ MapFastReact(const Line& l, Ctx* c, std::string* why)
 bool
 MapMultiRate(const Line& l, Ctx* c, std::string* why)
 {
-    return HpccMust(l, c, true, "0 (one rate for all hops) is not implemented: nicc's HPCC takes the most "
-                                "loaded hop; use 1", why);
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (Hpcc(*c) && on)
+    {
+        c->Note(l, "1 (a rate per hop, the smallest taken) is not modelled: nicc's HPCC takes U from the "
+                   "most loaded hop (MULTI_RATE 0, the paper's algorithm); results can differ where several "
+                   "hops are loaded");
+    }
+    return true;
 }
 
 bool
@@ -600,7 +653,8 @@ MapGlobalT(const Line& l, Ctx* c, std::string* why)
         *why = "TOPOLOGY_FILE: " + *why;
         return false;
     }
-    c->Set("hpcc.base_rtt_ns", std::to_string(static_cast<uint64_t>(std::llround(rtt))));
+    c->baseRttNs = std::round(rtt);
+    c->Set("hpcc.base_rtt_ns", std::to_string(static_cast<uint64_t>(c->baseRttNs)));
     return true;
 }
 
@@ -740,6 +794,9 @@ Rows()
           "ns3-datacenter 'N S T L' header)"}, 1, K::CUSTOM, "", 0, 0, 0, MapTopology},
         {{"FLOW_FILE", "path", "flow_file", "the flows: a count, then that many 'src dst pg dport size "
           "start_s' lines"}, 1, K::CUSTOM, "", 0, 0, 0, MapFlowFile},
+        {{"GLOBAL_T", "flag", "hpcc.base_rtt_ns", "1: T = the largest base RTT of any host pair (2 x path delay "
+          "+ one payload's transmission per link) from the topology; 0 refused; 1 when absent"}, 1, K::CUSTOM, "", 0, 0, 0,
+         MapGlobalT},
         {{"SIMULATOR_STOP_TIME", "s", "stop_ms", "end of the simulation, s -> ms"}, 1, K::NUMBER, "stop_ms",
          1e-6, 100, 1000, nullptr},
         {{"ENABLE_QCN", "flag", "ecn", "ECN marking at the switches"}, 1, K::FLAG, "ecn", 0, 0, 0, nullptr},
@@ -771,19 +828,16 @@ Rows()
          1, K::CUSTOM, "", 0, 0, 0, MapEwmaGain},
         {{"FAST_RECOVERY_TIMES", "count", "dcqcn.rp_threshold", "fast-recovery stages F"}, 1, K::WHOLE,
          "dcqcn.rp_threshold", 0, 31, 1, nullptr},
-        {{"RATE_AI", "DataRate", "dcqcn.rp_ai_rate", "additive increase, whole Mb/s"}, 1, K::RATE,
-         "dcqcn.rp_ai_rate", 0, 0, 0, nullptr},
-        {{"RATE_HAI", "DataRate", "dcqcn.rp_hai_rate", "hyper increase, whole Mb/s"}, 1, K::RATE,
-         "dcqcn.rp_hai_rate", 0, 0, 0, nullptr},
-        {{"MIN_RATE", "DataRate", "dcqcn.rp_min_rate", "DCQCN rate floor, whole Mb/s (HPCC: noted, not "
-          "applied)"}, 1, K::CUSTOM, "", 0, 0, 0, MapMinRate},
+        {{"RATE_AI", "DataRate", "dcqcn.rp_ai_rate / hpcc.w_ai_bytes", "additive increase: DCQCN whole Mb/s; "
+          "HPCC (rate-based there) the window's W_AI = R_AI x T / 8"}, 1, K::CUSTOM, "", 0, 0, 0, MapRateAi},
+        {{"RATE_HAI", "DataRate", "dcqcn.rp_hai_rate", "DCQCN hyper increase, whole Mb/s (unused by HPCC)"}, 1,
+         K::RATE, "dcqcn.rp_hai_rate", 0, 0, 0, nullptr},
+        {{"MIN_RATE", "DataRate", "dcqcn.rp_min_rate / hpcc.min_window_bytes", "rate floor: DCQCN whole Mb/s; "
+          "HPCC the window floor R_min x T / 8"}, 1, K::CUSTOM, "", 0, 0, 0, MapMinRate},
         {{"DCTCP_RATE_AI", "DataRate", "(none)", "DCTCP (CC_MODE 8) only; no effect"}, 1, K::NOTE, "", 0, 0, 0,
          nullptr},
         {{"HAS_WIN", "flag", "(checked)", "HPCC needs 1; DCQCN needs 0 (nicc's DCQCN has no window)"}, 1,
          K::CUSTOM, "", 0, 0, 0, MapHasWin},
-        {{"GLOBAL_T", "flag", "hpcc.base_rtt_ns", "1: T = the largest base RTT of any host pair (2 x path delay "
-          "+ one payload's transmission per link) from the topology; 0 refused"}, 1, K::CUSTOM, "", 0, 0, 0,
-         MapGlobalT},
         {{"VAR_WIN", "flag", "(checked)", "HPCC needs 1 (variable window)"}, 1, K::CUSTOM, "", 0, 0, 0,
          MapVarWin},
         {{"FAST_REACT", "flag", "(checked)", "HPCC needs 1 (react per ACK)"}, 1, K::CUSTOM, "", 0, 0, 0,
@@ -794,7 +848,8 @@ Rows()
          nullptr},
         {{"INT_MULTI", "count", "(none)", "the unit multiplier of the simulator's INT fields; nicc's INT units "
           "are fixed (docs/hpcc.md): no effect"}, 1, K::NOTE, "", 0, 0, 0, nullptr},
-        {{"MULTI_RATE", "flag", "(checked)", "HPCC: 1 = per-hop rates (nicc's reading); 0 refused"}, 1,
+        {{"MULTI_RATE", "flag", "(noted)", "HPCC: 0 = one U from the most loaded hop (nicc, the paper); 1 (a rate "
+          "per hop) is noted as a difference"}, 1,
          K::CUSTOM, "", 0, 0, 0, MapMultiRate},
         {{"SAMPLE_FEEDBACK", "flag", "(checked)", "HPCC: 0 = INT on every ACK (nicc); 1 refused"}, 1,
          K::CUSTOM, "", 0, 0, 0, MapSampleFeedback},
@@ -934,9 +989,18 @@ std::string
 NiccHpccKeysMarkdown()
 {
     std::string s = "| HPCC key | value | nicc | meaning and conversion |\n|---|---|---|---|\n";
+    auto cell = [](const char* text) {
+        std::string c;
+        for (const char* p = text; *p; ++p)
+        {
+            c += *p == '|' ? std::string("\\|") : std::string(1, *p);
+        }
+        return c;
+    };
     for (const auto& k : NiccHpccKeys())
     {
-        s += std::string("| `") + k.name + "` | " + k.value + " | `" + k.nicc + "` | " + k.doc + " |\n";
+        s += std::string("| `") + k.name + "` | " + cell(k.value) + " | `" + cell(k.nicc) + "` | " + cell(k.doc) +
+             " |\n";
     }
     return s;
 }
@@ -951,7 +1015,7 @@ NiccParseHpccConfig(const std::string& text,
 {
     *out = NiccHpccConfig{};
     out->path = source;
-    Ctx c{&source, &baseDir, {}, out, "", 1000, true};
+    Ctx c{&source, &baseDir, {}, out, "", 1000, true, 0.0};
     std::map<std::string, const Row*> byName;
     for (const auto& r : Rows())
     {
@@ -1001,9 +1065,15 @@ NiccParseHpccConfig(const std::string& text,
         *error = source + ": TOPOLOGY_FILE and FLOW_FILE are required";
         return false;
     }
+    // The simulator's default GLOBAL_T is 1: HPCC's T is the largest base RTT.
+    const Line impliedGlobalT{"GLOBAL_T", {"1"}, 0};
     for (const auto& r : Rows())
     {
         const Line* l = c.Get(r.key.name);
+        if (!l && r.fn == MapGlobalT && Hpcc(c))
+        {
+            l = &impliedGlobalT;
+        }
         if (!l)
         {
             continue;
@@ -1011,18 +1081,7 @@ NiccParseHpccConfig(const std::string& text,
         std::string why;
         if (!Apply(r, *l, &c, &why))
         {
-            *error = c.Where(*l) + ": " + why;
-            return false;
-        }
-    }
-    // The simulator's default GLOBAL_T is 1: HPCC's T is the largest base RTT.
-    if (Hpcc(c) && !c.Get("GLOBAL_T"))
-    {
-        const Line implied{"GLOBAL_T", {"1"}, 0};
-        std::string why;
-        if (!MapGlobalT(implied, &c, &why))
-        {
-            *error = source + ": GLOBAL_T (default 1): " + why;
+            *error = (l == &impliedGlobalT ? source + ": GLOBAL_T (absent: 1)" : c.Where(*l)) + ": " + why;
             return false;
         }
     }

@@ -177,7 +177,11 @@ class ExampleMappingTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(k["hpcc.eta_ppm"], "950000", "U_TARGET");
         NS_TEST_EXPECT_MSG_EQ(k["hpcc.max_stage"], "0", "MI_THRESH");
         NS_TEST_EXPECT_MSG_EQ(k["hpcc.base_rtt_ns"], "4160", "GLOBAL_T");
-        NS_TEST_EXPECT_MSG_EQ(k.count("dcqcn.rp_min_rate"), 0u, "MIN_RATE is DCQCN's floor only");
+        // HPCC is rate-based in the simulator: R_AI 50 Mb/s and the floor
+        // 100 Mb/s become windows over T = 4160 ns: 26 and 52 bytes.
+        NS_TEST_EXPECT_MSG_EQ(k["hpcc.w_ai_bytes"], "26", "RATE_AI as W_AI");
+        NS_TEST_EXPECT_MSG_EQ(k["hpcc.min_window_bytes"], "52", "MIN_RATE as the window floor");
+        NS_TEST_EXPECT_MSG_EQ(k.count("dcqcn.rp_min_rate"), 0u, "MIN_RATE is DCQCN's rate floor only with DCQCN");
         fs::remove_all(d);
     }
 };
@@ -320,6 +324,7 @@ class ErrorsTest : public TestCase
                  {"GLOBAL_T 0", "cfg:3: GLOBAL_T: 0 (each host pair's own base RTT as T)"},
                  {"VAR_WIN 0", "cfg:3: VAR_WIN: 0 (a fixed maximum window)"},
                  {"SAMPLE_FEEDBACK 1", "cfg:3: SAMPLE_FEEDBACK: 1"},
+                 {"FAST_REACT 0", "cfg:3: FAST_REACT: 0 (react once per RTT)"},
                  {"RATE_BOUND 0", "cfg:3: RATE_BOUND: 0"}})
         {
             NiccHpccConfig c;
