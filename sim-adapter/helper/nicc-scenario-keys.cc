@@ -641,6 +641,20 @@ NiccScenario::ApplyAttributes(NiccFabricHelper* fabric, NiccNicHelper* nics, std
             fabric->SetDeviceAttribute(k.attribute, *value);
         }
     }
+    // HPCC-PINT: the switches smooth their utilisation over the senders' T
+    // (hpcc.base_rtt_ns, or its profile's value).
+    if (fabric && Get("cc") == "hpcc-pint")
+    {
+        int64_t t = I("hpcc.base_rtt_ns");
+        if (t < 0)
+        {
+            nicc::hpcc::Params p{};
+            const int32_t prof = nicc::FindProfile(nicc::hpcc::kParamTable, Get("hpcc.profile").c_str());
+            nicc::LoadProfile(nicc::hpcc::kParamTable, static_cast<uint32_t>(prof < 0 ? 0 : prof), &p);
+            t = p.base_rtt_ns;
+        }
+        fabric->SetSwitchAttribute("PintBaseRtt", TimeValue(NanoSeconds(t)));
+    }
     // Scenario logic: recovery = auto follows the path choice.
     nics->SetNicAttribute("Recovery",
                           EnumValue(UseSelectiveRepeat() ? NiccNic::SELECTIVE_REPEAT : NiccNic::GO_BACK_N));
