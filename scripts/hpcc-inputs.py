@@ -8,6 +8,7 @@ directory runs in that simulator and in `nicc-sim --hpcc-config`.
 
   scripts/hpcc-inputs.py OUT_DIR                      # the HPCC paper's fat-tree, FB_Hadoop 30% + incast
   scripts/hpcc-inputs.py OUT_DIR --small --seed 2     # 16 hosts, for tests
+  scripts/hpcc-inputs.py OUT_DIR --pattern burst      # long flows into host 0, then a burst from all
   nicc-sim --hpcc-config OUT_DIR/config_hpcc.txt --out OUT_DIR/nicc-hpcc
 
 Fat-tree (the HPCC paper's evaluation network, its mix/fat.txt): `pods`
@@ -24,6 +25,12 @@ other hosts, dport 100; incast bursts as one Poisson process carrying
 `incast_load` x total host capacity, each `fanin` distinct senders sending
 `incast_bytes` to one random receiver, dport 200 (the analysis script tells
 the two apart by dport). Priority group 3, as the generator writes.
+
+Pattern `burst` instead: `long_flows` flows of `long_bytes` from hosts in
+other pods into host 0 at 2 s, then at 2 s + `burst_at_us` every other host
+sends `burst_bytes` to host 0 (dport 200); trace.txt names host 0's ToR, so
+its ports are monitored (queues.csv, per-port statistics) and
+ENABLE_TRACE is 1.
 
 Configs: run.py's settings for its "dcqcn" and "hp" runs at the host rate
 (`config_dcqcn.txt`, `config_hpcc.txt`): DCQCN mode 1 with alpha period
@@ -96,6 +103,21 @@ def fat_tree(a):
     for x, y, gbps in links:
         lines.append("%d %d %dGbps %gus 0" % (x, y, gbps, a.delay_us))
     return n_hosts, "\n".join(lines) + "\n"
+
+
+def burst_flows(a, n_hosts):
+    per_pod = a.tors * a.hosts
+    others = [h for h in range(n_hosts) if h // per_pod != 0] or list(range(1, n_hosts))
+    out = []
+    for i in range(min(a.long_flows, len(others))):
+        out.append((2.0, others[i * len(others) // max(1, a.long_flows)], 0, 100, a.long_bytes))
+    t = 2.0 + a.burst_at_us * 1e-6
+    for src in range(1, n_hosts):
+        out.append((t, src, 0, 200, a.burst_bytes))
+    out.sort()
+    lines = ["%d" % len(out)]
+    lines += ["%d %d 3 %d %d %.9f" % (s, d, port, size, t) for t, s, d, port, size in out]
+    return len(out), "\n".join(lines) + "\n"
 
 
 def flows(a, n_hosts, cdf):
@@ -178,7 +200,7 @@ ACK_HIGH_PRIO {ack_prio}
 
 LINK_DOWN 0 0 0
 
-ENABLE_TRACE 0
+ENABLE_TRACE {trace}
 
 KMAX_MAP {kmax}
 KMIN_MAP {kmin}
@@ -198,7 +220,7 @@ def config(a, cc):
     return CONFIG.format(cc=cc, stop="%.6f" % (2.0 + a.stop_ms / 1000.0), mode=1 if dcqcn else 3,
                          ai=(5 * bw // 25) if dcqcn else (10 * bw // 25), hai=50 * bw // 25 if dcqcn else 10 * bw // 25,
                          has_win=0 if dcqcn else 1, ack_prio=1 if dcqcn else 0, kmax=kmax, kmin=kmin, pmax=pmax,
-                         buffer_mib=16 * bw // 50)
+                         buffer_mib=16 * bw // 50, trace=1 if a.pattern == "burst" else 0)
 
 
 def main():
@@ -224,6 +246,12 @@ def main():
     p.add_argument("--duration-ms", type=float, default=10.0, help="flows start in [2 s, 2 s + this]")
     p.add_argument("--stop-ms", type=float, default=100.0, help="SIMULATOR_STOP_TIME - 2 s")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pattern", choices=("mix", "burst"), default="mix",
+                   help="mix: Poisson background + incast bursts; burst: long flows into host 0, then a burst")
+    p.add_argument("--long-flows", type=int, default=4, help="burst: long flows into host 0")
+    p.add_argument("--long-bytes", type=int, default=10000000, help="burst: bytes per long flow")
+    p.add_argument("--burst-at-us", type=float, default=200.0, help="burst: start after the long flows")
+    p.add_argument("--burst-bytes", type=int, default=64000, help="burst: bytes from every other host")
     a = p.parse_args()
     if a.small:
         a.pods, a.tors, a.aggs, a.cores, a.hosts = 2, 2, 2, 2, 4
@@ -233,13 +261,16 @@ def main():
         sys.exit("hpcc-inputs.py: --cores must be a multiple of --aggs")
     os.makedirs(a.out, exist_ok=True)
     n_hosts, topo = fat_tree(a)
-    n_flows, flow_text = flows(a, n_hosts, read_cdf(a.cdf))
+    if a.pattern == "burst":
+        n_flows, flow_text = burst_flows(a, n_hosts)
+    else:
+        n_flows, flow_text = flows(a, n_hosts, read_cdf(a.cdf))
     with open(os.path.join(a.out, "topology.txt"), "w") as f:
         f.write(topo)
     with open(os.path.join(a.out, "flow.txt"), "w") as f:
         f.write(flow_text)
     with open(os.path.join(a.out, "trace.txt"), "w") as f:
-        f.write("0\n")
+        f.write("1\n%d\n" % n_hosts if a.pattern == "burst" else "0\n")  # host 0's ToR
     for cc in ("dcqcn", "hpcc"):
         with open(os.path.join(a.out, "config_%s.txt" % cc), "w") as f:
             f.write(config(a, cc))
