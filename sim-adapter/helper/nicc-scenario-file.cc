@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -344,6 +345,43 @@ NiccLoadScenarioText(const std::string& text,
         }
     }
     return true;
+}
+
+std::string
+NiccScenarioToml(const NiccScenario& s)
+{
+    auto quoted = [](const std::string& v) {
+        std::string q = "\"";
+        for (char ch : v)
+        {
+            if (ch == '"' || ch == '\\')
+            {
+                q += '\\';
+            }
+            q += ch;
+        }
+        return q + "\"";
+    };
+    std::string out = "base = " + quoted(s.GetName()) + "\n";
+    if (!s.GetLabel().empty())
+    {
+        out += "name = " + quoted(s.GetLabel()) + "\n";
+    }
+    for (const auto& k : NiccScenario::Keys())
+    {
+        const std::string v = s.Get(k.name);
+        if (v == NiccScenario::DefaultFor(s.GetName(), k.name))
+        {
+            continue;
+        }
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        const bool number = !v.empty() && end == v.c_str() + v.size() && std::isfinite(d);
+        const bool bare = v == "true" || v == "false" ||
+                          (k.type != "string" && k.type.find('|') == std::string::npos && number);
+        out += k.name + " = " + (bare ? v : quoted(v)) + "\n";
+    }
+    return out;
 }
 
 bool

@@ -50,6 +50,11 @@ bool NiccLoadScenarioText(const std::string& text,
                           NiccScenario* s,
                           std::string* error);
 
+/// The scenario as a scenario file: base (its built-in scenario), name (its
+/// label, if any) and every key whose value differs from that scenario's
+/// default, in key-table order; loading the text gives the same scenario.
+std::string NiccScenarioToml(const NiccScenario& s);
+
 /// True if `arg` of --scenario names a scenario file rather than a built-in
 /// scenario: it ends in ".toml", or it is not a built-in name and an
 /// existing file has that path.

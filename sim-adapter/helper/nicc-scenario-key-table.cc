@@ -225,5 +225,20 @@ ScenarioKeyOverrides()
     return rows;
 }
 
+const std::vector<CompatPreset>&
+CompatPresets()
+{
+    static const std::vector<CompatPreset> rows = {
+    {"nicc", "nicc's own model defaults", {}},
+    {"hpcc-sim",
+     "the HPCC simulator's semantics (alibaba-edu/High-Precision-Congestion-Control, "
+     "docs/hpcc-compat.md); what --hpcc-config implies",
+     {
+         {"ack_interval", "1"},  // every packet is acknowledged (rdma-hw.cc ReceiverCheckSeq)
+         {"recovery", "gbn"},    // go-back-N on NACK (L2_BACK_TO_ZERO 0)
+     }},
+};
+    return rows;
+}
 
 } // namespace ns3

@@ -54,6 +54,18 @@ const std::vector<NiccScenarioAlias>& ScenarioKeyAliases();
 /// Per-scenario defaults that differ from the tables'.
 const std::map<std::string, std::vector<std::pair<const char*, const char*>>>& ScenarioKeyOverrides();
 
+/// A model-semantics preset (key `compat`): the keys it sets, each unless
+/// the user sets that key, with a note on the anchor's value.
+struct CompatPreset
+{
+    const char* name;
+    const char* help;
+    std::vector<std::pair<const char*, const char*>> keys;
+};
+/// Every preset; the first ("nicc") sets nothing. The key `compat`'s
+/// choices are these names.
+const std::vector<CompatPreset>& CompatPresets();
+
 } // namespace ns3
 
 #endif // NICC_SCENARIO_KEY_TABLE_H

@@ -118,6 +118,21 @@ BuildKeys()
         k.help = r.help;
         keys.push_back(k);
     }
+    {
+        // compat: its choices are the presets' names (CompatPresets()).
+        NiccScenarioKey k;
+        k.name = "compat";
+        k.help = "model-semantics preset: each key it sets applies unless the key is set "
+                 "explicitly (after Select); ";
+        for (const auto& p : CompatPresets())
+        {
+            k.type += (k.type.empty() ? "" : "|") + std::string(p.name);
+            k.help += std::string(p.name) + " = " + p.help + "; ";
+        }
+        k.help.resize(k.help.size() - 2);
+        k.def = CompatPresets().front().name;
+        keys.push_back(k);
+    }
     for (const auto& r : AttributeKeyRows())
     {
         const TypeId tid = r.typeId();
@@ -503,6 +518,7 @@ NiccScenario::Select(const std::string& name, std::string* error)
     m_label.clear();
     m_values.clear();
     m_aliasesUsed.clear();
+    m_userSet.clear();
     for (const auto& k : Keys())
     {
         m_values[k.name] = DefaultFor(name, k.name);
@@ -527,12 +543,41 @@ NiccScenario::Set(const std::string& key, const std::string& value, std::string*
         return false;
     }
     m_values[k->name] = value;
+    m_userSet.insert(k->name);
     if (k->name != key)
     {
         const std::string note = key + " -> " + k->name;
         if (std::find(m_aliasesUsed.begin(), m_aliasesUsed.end(), note) == m_aliasesUsed.end())
         {
             m_aliasesUsed.push_back(note);
+        }
+    }
+    return true;
+}
+
+bool
+NiccScenario::ApplyCompat(std::string* error)
+{
+    const std::string name = Get("compat");
+    for (const auto& p : CompatPresets())
+    {
+        if (name != p.name)
+        {
+            continue;
+        }
+        for (const auto& [key, value] : p.keys)
+        {
+            const NiccScenarioKey* k = FindKey(key);
+            std::string why;
+            if (!k || !CheckValue(*k, value, &why))
+            {
+                *error = "compat=" + name + ": preset key '" + key + "' = '" + value + "' rejected: " + why;
+                return false;
+            }
+            if (m_userSet.count(k->name) == 0)
+            {
+                m_values[k->name] = value;
+            }
         }
     }
     return true;
@@ -595,6 +640,20 @@ NiccScenario::ApplyAttributes(NiccFabricHelper* fabric, NiccNicHelper* nics, std
         {
             fabric->SetDeviceAttribute(k.attribute, *value);
         }
+    }
+    // HPCC-PINT: the switches smooth their utilisation over the senders' T
+    // (hpcc.base_rtt_ns, or its profile's value).
+    if (fabric && Get("cc") == "hpcc-pint")
+    {
+        int64_t t = I("hpcc.base_rtt_ns");
+        if (t < 0)
+        {
+            nicc::hpcc::Params p{};
+            const int32_t prof = nicc::FindProfile(nicc::hpcc::kParamTable, Get("hpcc.profile").c_str());
+            nicc::LoadProfile(nicc::hpcc::kParamTable, static_cast<uint32_t>(prof < 0 ? 0 : prof), &p);
+            t = p.base_rtt_ns;
+        }
+        fabric->SetSwitchAttribute("PintBaseRtt", TimeValue(NanoSeconds(t)));
     }
     // Scenario logic: recovery = auto follows the path choice.
     nics->SetNicAttribute("Recovery",

@@ -282,6 +282,10 @@ NiccScenario::UseSelectiveRepeat() const
 bool
 NiccScenario::Run(NiccScenarioResult* r, std::string* error)
 {
+    if (!ApplyCompat(error))
+    {
+        return false;
+    }
     if (m_name == "leaf-spine" || m_name == "ai-cluster")
     {
         return RunFabric(r, error);

@@ -46,6 +46,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -221,7 +222,12 @@ class NiccScenario
     void SetProgress(bool on) { m_progress = on; }
 
     /// Build, run and measure. Calls Simulator::Destroy() at the end.
+    /// Applies the `compat` preset first (ApplyCompat).
     bool Run(NiccScenarioResult* out, std::string* error);
+
+    /// Sets every key of the `compat` preset that was not Set explicitly
+    /// since Select() (Run calls it; Get shows the result afterwards).
+    bool ApplyCompat(std::string* error);
 
     /// Sets every model Attribute the keys name on the helpers (fabric may
     /// be null: NIC Attributes only), and Recovery from `recovery`; false
@@ -269,6 +275,7 @@ class NiccScenario
     std::string m_label;
     std::map<std::string, std::string> m_values;
     std::vector<std::string> m_aliasesUsed;
+    std::set<std::string> m_userSet; ///< keys Set since Select() (a compat preset leaves them)
     bool m_progress{false};
 };
 

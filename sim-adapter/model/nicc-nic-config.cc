@@ -124,12 +124,12 @@ Target(const nicc::ParamTable<P>& /*table*/, const Tuple& targets)
     return std::get<P*>(targets);
 }
 
-// Congestion controls the NIC model implements (hpcc-pint needs PINT
-// codes on the ACKs, which the fabric does not stamp).
+// Congestion controls the NIC model implements: all of them (hpcc-pint
+// gets its codes from the switches' PINT stamping, NiccSwitchNode).
 bool
-NicSupports(nicc::hal::CcKind cc)
+NicSupports(nicc::hal::CcKind)
 {
-    return cc != nicc::hal::CcKind::kHpccPint;
+    return true;
 }
 
 // "none, dcqcn, hpcc": the kCcKinds the NIC implements.

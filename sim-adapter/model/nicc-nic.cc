@@ -129,6 +129,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
         return false;
     }
     m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc;
+    m_pintOn = m_cfg.cc == nicc::hal::CcKind::kHpccPint;
     m_dev = dev;
     m_drv = std::make_unique<Driver>();
     const nicc::Status st = m_drv->Init(&m_cfg, this);
@@ -140,6 +141,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
                   node,
                   m_config.payloadSize ? m_config.payloadSize : dev->GetMtu(),
                   m_intOn,
+                  m_pintOn,
                   m_cfg.spray.ev_bits,
                   &m_sched,
                   NiccQpSender::Traces{&m_retxTrace, &m_timeoutTrace},

@@ -184,6 +184,7 @@ class NiccNic : public Object
     std::vector<uint32_t> m_txOwner; ///< sender FlowId -> qpn
     std::vector<uint32_t> m_rxOwner; ///< receiver FlowId -> receiver QP index
     bool m_intOn{false};
+    bool m_pintOn{false}; ///< hpcc-pint: data packets carry a PINT code, ACKs echo it
 
     Ptr<NiccNetDevice> m_dev;
     NiccQpScheduler m_sched;

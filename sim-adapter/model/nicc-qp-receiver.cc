@@ -195,6 +195,10 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
     {
         h.SetIntStack(data.GetIntStack());
     }
+    if (data.HasPint())
+    {
+        h.SetPint(data.GetPint());
+    }
     rx.unacked = 0;
     rx.ceSinceAck = 0;
     Ptr<Packet> p = Create<Packet>();

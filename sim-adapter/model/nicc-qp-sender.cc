@@ -30,6 +30,7 @@ NiccQpSender::Init(const NiccNicConfig* cfg,
                    uint32_t node,
                    uint32_t seg,
                    bool intOn,
+                   bool pintOn,
                    uint32_t evBits,
                    NiccQpScheduler* sched,
                    Traces traces,
@@ -39,6 +40,7 @@ NiccQpSender::Init(const NiccNicConfig* cfg,
     m_node = node;
     m_seg = seg;
     m_intOn = intOn;
+    m_pintOn = pintOn;
     m_evBits = evBits;
     m_sched = sched;
     m_traces = traces;
@@ -200,6 +202,10 @@ NiccQpSender::BuildData(uint32_t qpn, uint16_t ev)
     {
         h.EnableInt(m_cfg->intMultLog2);
     }
+    if (m_pintOn)
+    {
+        h.SetPint(0); // each switch raises it to its own utilisation code
+    }
     Ptr<Packet> p = Create<Packet>(payload);
     p->AddHeader(h);
 
@@ -313,6 +319,11 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
     if (m_intOn && h.HasInt() && (!m_cfg->intProbeSinglePath || ev == qp.intEv))
     {
         e->int_stack = &h.GetIntStack();
+    }
+    if (m_pintOn && h.HasPint())
+    {
+        e->has_pint = 1;
+        e->pint_code = h.GetPint();
     }
     return true;
 }

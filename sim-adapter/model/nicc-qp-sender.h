@@ -10,7 +10,7 @@
  * QP may send (NiccQpScheduler::MakeSendable) and answers its CanSend().
  *
  *   NiccQpSender tx;
- *   tx.Init(&config, node, payloadBytes, intOn, evBits, &scheduler, traces);
+ *   tx.Init(&config, node, payloadBytes, intOn, pintOn, evBits, &scheduler, traces);
  *   uint32_t qpn = tx.AddQp(flowId, dst, bytes);
  *   tx.Start(qpn, driverFlow, windowBytes);
  *   Ptr<Packet> p = tx.BuildData(qpn, ev);        // in the device pull
@@ -91,6 +91,7 @@ class NiccQpSender : public NiccQpScheduler::Source
               uint32_t node,
               uint32_t seg,
               bool intOn,
+              bool pintOn,
               uint32_t evBits,
               NiccQpScheduler* sched,
               Traces traces,
@@ -154,6 +155,7 @@ class NiccQpSender : public NiccQpScheduler::Source
     uint32_t m_node{0};
     uint32_t m_seg{1024}; ///< payload bytes per full packet
     bool m_intOn{false};
+    bool m_pintOn{false};
     uint32_t m_evBits{0};
     NiccQpScheduler* m_sched{nullptr};
     Traces m_traces{};

@@ -17,6 +17,7 @@ namespace
 {
 constexpr uint8_t FLAG_ECN_MASK = 0x03;
 constexpr uint8_t FLAG_INT = 0x04;
+constexpr uint8_t FLAG_PINT = 0x08;
 constexpr size_t MAX_INT_BYTES = nicc::kIntHeaderBytes + nicc::kIntHopBytes * nicc::kIntMaxHops;
 } // namespace
 
@@ -53,6 +54,7 @@ NiccRoceHeader::PeekFast(const Packet& p)
     f.priority = b[2];
     f.ect = ecn == ECT0 || ecn == ECT1;
     f.hasInt = (b[1] & FLAG_INT) != 0;
+    f.hasPint = (b[1] & FLAG_PINT) != 0;
     f.src = be32(4);
     f.dst = be32(8);
     f.sport = static_cast<uint16_t>((b[12] << 8) | b[13]);
@@ -97,7 +99,8 @@ void
 NiccRoceHeader::Serialize(Buffer::Iterator i) const
 {
     i.WriteU8(m_type);
-    i.WriteU8(static_cast<uint8_t>((m_ecn & FLAG_ECN_MASK) | (m_hasInt ? FLAG_INT : 0)));
+    i.WriteU8(static_cast<uint8_t>((m_ecn & FLAG_ECN_MASK) | (m_hasInt ? FLAG_INT : 0) |
+                                   (m_hasPint ? FLAG_PINT : 0)));
     i.WriteU8(m_priority);
     i.WriteU8(m_opFlags);
     i.WriteHtonU32(m_src);
@@ -108,7 +111,8 @@ NiccRoceHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_psn);
     i.WriteHtonU32(m_aux);
     i.WriteHtonU16(m_payloadSize);
-    i.WriteU16(0);
+    i.WriteU8(m_hasPint ? m_pint : 0);
+    i.WriteU8(0);
     if (m_hasInt)
     {
         uint8_t buf[MAX_INT_BYTES];
@@ -127,6 +131,7 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     const uint8_t flags = i.ReadU8();
     m_ecn = static_cast<Ecn>(flags & FLAG_ECN_MASK);
     m_hasInt = (flags & FLAG_INT) != 0;
+    m_hasPint = (flags & FLAG_PINT) != 0;
     m_priority = i.ReadU8();
     m_opFlags = i.ReadU8();
     m_src = i.ReadNtohU32();
@@ -137,7 +142,8 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     m_psn = i.ReadNtohU32();
     m_aux = i.ReadNtohU32();
     m_payloadSize = i.ReadNtohU16();
-    i.ReadU16();
+    m_pint = i.ReadU8();
+    i.ReadU8();
     if (m_hasInt)
     {
         uint8_t buf[MAX_INT_BYTES];

@@ -15,10 +15,13 @@
  * 512-bit times of the link that carries the frame.
  *
  * Wire layout of NiccRoceHeader (big-endian), 32 bytes + INT stack:
- *   0 type | 1 flags (bits 1..0 ECN, bit 2 INT present) | 2 priority |
- *   3 opFlags (free for the NIC) | 4 src | 8 dst | 12 sport (entropy) |
- *   14 dport (4791) | 16 qpn | 20 psn | 24 aux (ACK/NACK PSN, CNP qpn, ...) |
- *   28 payloadSize | 30 reserved | [32 INT stack: 2 + 8 * hops bytes]
+ *   0 type | 1 flags (bits 1..0 ECN, bit 2 INT present, bit 3 PINT present) |
+ *   2 priority | 3 opFlags (free for the NIC) | 4 src | 8 dst |
+ *   12 sport (entropy) | 14 dport (4791) | 16 qpn | 20 psn |
+ *   24 aux (ACK/NACK PSN, CNP qpn, ...) | 28 payloadSize |
+ *   30 PINT utilisation code (HPCC-PINT: the largest of the hops', one byte,
+ *   nicc/int_codec.h) | 31 reserved | [32 INT stack: 2 + 8 * hops bytes]
+ * HPCC-PINT's code rides in the reserved bytes: it adds no wire bytes.
  * The first byte of every fabric frame is its type, so a device can tell a
  * PFC frame (NiccPfcHeader, 18 bytes) from a transport packet by one byte.
  */
@@ -110,6 +113,7 @@ class NiccRoceHeader : public Header
         uint8_t priority;
         bool ect;
         bool hasInt;
+        bool hasPint;
         uint32_t src;
         uint32_t dst;
         uint16_t sport;
@@ -128,10 +132,21 @@ class NiccRoceHeader : public Header
     /// Append one record; false (and no change) if the stack is full.
     bool PushIntHop(nicc::IntHop hop);
 
+    /// HPCC-PINT: carry a utilisation code (switches raise it to theirs).
+    void SetPint(uint8_t code)
+    {
+        m_hasPint = true;
+        m_pint = code;
+    }
+    bool HasPint() const { return m_hasPint; }
+    uint8_t GetPint() const { return m_pint; }
+
   private:
     Type m_type{DATA};
     Ecn m_ecn{NOT_ECT};
     bool m_hasInt{false};
+    bool m_hasPint{false};
+    uint8_t m_pint{0};
     uint8_t m_priority{0};
     uint8_t m_opFlags{0};
     uint32_t m_src{0};

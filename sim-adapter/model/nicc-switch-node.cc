@@ -9,6 +9,7 @@
 #include "nicc-rocev2-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/nstime.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -16,6 +17,8 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -29,6 +32,7 @@ namespace
 constexpr uint32_t META_PORT_MASK = 0xFFFF;
 constexpr uint32_t META_ECT = 1u << 16;
 constexpr uint32_t META_INT = 1u << 17;
+constexpr uint32_t META_PINT = 1u << 18;
 constexpr uint8_t UDP_PROTOCOL = 17;
 
 
@@ -88,6 +92,12 @@ NiccSwitchNode::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NiccSwitchNode::m_intEnabled),
                           MakeBooleanChecker())
+            .AddAttribute("PintBaseRtt",
+                          "HPCC-PINT: T over which a port smooths its utilisation (the HPCC "
+                          "senders' base RTT; the scenario sets it from hpcc.base_rtt_ns).",
+                          TimeValue(NanoSeconds(13000)),
+                          MakeTimeAccessor(&NiccSwitchNode::m_pintBaseRtt),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("PauseQuanta",
                           "Pause time of an XOFF frame in 512-bit quanta; the switch "
                           "re-sends XOFF at half this time while still congested.",
@@ -188,6 +198,7 @@ NiccSwitchNode::AddPort(Ptr<NiccNetDevice> dev)
     red.pmax = m_pmax;
     m_red.push_back(red);
     m_intRateCode.push_back(NiccIntRateCode(bps));
+    m_pint.emplace_back();
     m_pauseRefresh.resize(m_ports.size() * NiccSwitchMmu::MAX_CLASSES);
     dev->SetNiccReceiveCallback(MakeCallback(&NiccSwitchNode::Receive, this));
     dev->SetEgressCallback(MakeCallback(&NiccSwitchNode::OnEgress, this));
@@ -325,6 +336,10 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
     {
         meta |= META_INT;
     }
+    if (h.hasPint && h.type == NiccRoceHeader::DATA)
+    {
+        meta |= META_PINT;
+    }
     out->Enqueue(p, cls, meta);
     // Enqueue may have started the transmission at once: count what waits.
     const uint64_t qlen = out->GetQueueBytes(cls);
@@ -346,7 +361,8 @@ NiccSwitchNode::OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uin
     const bool mark = m_ecnEnabled && cls != NiccNetDevice::CONTROL_CLASS && (meta & META_ECT) &&
                       ShouldMarkEcn(outPort, qlen);
     const bool stamp = m_intEnabled && (meta & META_INT);
-    if (mark || stamp)
+    const bool pint = m_intEnabled && (meta & META_PINT);
+    if (mark || stamp || pint)
     {
         NiccRoceHeader h;
         p->RemoveHeader(h);
@@ -365,9 +381,43 @@ NiccSwitchNode::OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uin
                                         dev->GetTotalQueueBytes(),
                                         h.GetIntStack().mult_log2));
         }
+        if (pint)
+        {
+            const uint8_t code = PintCode(outPort, dev);
+            h.SetPint(code > h.GetPint() ? code : h.GetPint());
+        }
         p->AddHeader(h);
     }
     m_dequeueTrace(p, outPort, cls, qlen);
+}
+
+uint8_t
+NiccSwitchNode::PintCode(uint32_t port, Ptr<NiccNetDevice> dev)
+{
+    PintPort& s = m_pint[port];
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const uint64_t tx = dev->GetTxBytes();
+    const uint64_t qlen = dev->GetTotalQueueBytes();
+    const double tNs = static_cast<double>(m_pintBaseRtt.GetNanoSeconds());
+    const double bps = static_cast<double>(dev->GetDataRate().GetBitRate());
+    if (s.lastNs >= 0 && now > s.lastNs)
+    {
+        // As HPCC's per-hop U: transmit rate over B plus the smaller of two
+        // successive queue samples over B x T; EWMA over T, weight tau / T.
+        const double tau = static_cast<double>(now - s.lastNs);
+        const double uNow = static_cast<double>(tx - s.lastTxBytes) * 8.0 / (tau * 1e-9) / bps +
+                            static_cast<double>(std::min(qlen, s.lastQlen)) * 8.0 / (bps * tNs * 1e-9);
+        const double w = std::min(tau, tNs);
+        s.u = (s.u * (tNs - w) + uNow * w) / tNs;
+    }
+    if (s.lastNs < 0 || now > s.lastNs)
+    {
+        s.lastNs = now;
+        s.lastTxBytes = tx;
+        s.lastQlen = qlen;
+    }
+    const double q20 = std::min(s.u * 1048576.0, 4294967295.0);
+    return nicc::PintEncodeQ20(static_cast<uint32_t>(q20));
 }
 
 void

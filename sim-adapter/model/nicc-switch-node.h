@@ -4,6 +4,9 @@
  * over static equal-cost next-hop sets (ECMP on the 5-tuple with a per-switch
  * seed, per-packet spray, or least-queue), with a shared-buffer MMU and PFC
  * (NiccSwitchMmu), RED/ECN marking and HPCC INT stamping at egress dequeue.
+ * For HPCC-PINT each port keeps its own utilisation, smoothed over
+ * PintBaseRtt as HPCC's sender smooths a hop's (U = txRate / B + qlen / (B T),
+ * EWMA weight tau / T), and raises a packet's one-byte PINT code to its own.
  *
  *   Ptr<NiccSwitchNode> sw = CreateObject<NiccSwitchNode>();
  *   sw->GetMmu()->SetAttribute("BufferSize", UintegerValue(4000000));
@@ -22,6 +25,7 @@
 #include "nicc-switch-mmu.h"
 
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
@@ -123,12 +127,25 @@ class NiccSwitchNode : public Node
     double m_pmax;
     bool m_intEnabled;
     uint16_t m_pauseQuanta;
+    Time m_pintBaseRtt;
+
+    /// HPCC-PINT: one port's utilisation and the last sample it came from.
+    struct PintPort
+    {
+        int64_t lastNs{-1}; ///< -1: no sample yet
+        uint64_t lastTxBytes{0};
+        uint64_t lastQlen{0};
+        double u{0};
+    };
+    /// The port's smoothed utilisation after this dequeue, as a PINT code.
+    uint8_t PintCode(uint32_t port, Ptr<NiccNetDevice> dev);
 
     // State.
     std::vector<Ptr<NiccNetDevice>> m_ports;
     std::vector<uint32_t> m_portIndex; ///< device ifIndex -> port index
     std::vector<NiccRedParams> m_red;   ///< per port
     std::vector<uint8_t> m_intRateCode; ///< per port
+    std::vector<PintPort> m_pint;       ///< per port
     std::vector<std::vector<uint32_t>> m_routes; ///< dst node id -> ports
     std::vector<EventId> m_pauseRefresh;         ///< per (port, class)
     Ptr<UniformRandomVariable> m_rng;

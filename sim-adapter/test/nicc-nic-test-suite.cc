@@ -6,7 +6,8 @@
  *     bytes delivered == bytes sent, no retransmission);
  *   - HPCC vs DCQCN in the 16-to-1 incast: after 1 ms, the p99 bottleneck
  *     queue stays below 40 KB with HPCC, DCQCN's is at least 3x HPCC's and
- *     above 120 KB; no drops with PFC on;
+ *     above 120 KB; no drops with PFC on; HPCC-PINT (one utilisation code
+ *     per packet, stamped by the switch) also stays below 40 KB, busy;
  *   - DCQCN fairness: two long flows, the second 1 ms later; from 3 ms until
  *     the first finishes every 500 us window gives each flow within 10% of
  *     the fair share, with the link >= 85% used;
@@ -117,8 +118,8 @@ class HpccQueueTest : public TestCase
 {
   public:
     HpccQueueTest()
-        : TestCase("16-to-1 incast after convergence: HPCC p99 queue < 40 KB, DCQCN's several "
-                   "times larger, no drops")
+        : TestCase("16-to-1 incast after convergence: HPCC and HPCC-PINT p99 queue < 40 KB, DCQCN's "
+                   "several times larger, no drops")
     {
     }
 
@@ -134,10 +135,17 @@ class HpccQueueTest : public TestCase
         h.push_back("cc=hpcc");
         std::vector<std::string> d = common;
         d.push_back("cc=dcqcn");
+        std::vector<std::string> pt = common;
+        pt.push_back("cc=hpcc-pint");
         NiccScenarioResult hpcc;
         NiccScenarioResult dcqcn;
+        NiccScenarioResult pint;
         std::string err;
         NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", h, &hpcc, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", pt, &pint, &err), true, err);
+        NS_TEST_ASSERT_MSG_LT(pint.QueuePercentile(0.99), 40000u, "HPCC-PINT p99 queue after convergence");
+        NS_TEST_ASSERT_MSG_GT(pint.utilization, 0.85, "HPCC-PINT keeps the bottleneck busy");
+        NS_TEST_ASSERT_MSG_EQ(pint.drops, 0u, "no drops with PFC (HPCC-PINT)");
         NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", d, &dcqcn, &err), true, err);
         const uint64_t hq = hpcc.QueuePercentile(0.99);
         const uint64_t dq = dcqcn.QueuePercentile(0.99);

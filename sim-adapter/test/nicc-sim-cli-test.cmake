@@ -20,6 +20,9 @@
 #     a flow file with size 0 on line 3 (HPCC format) and one with an unknown
 #     CSV column exit 2, name file:line and the field, and write no output
 #     directory; a good HPCC flow file runs and its flows are done in fct.csv.
+#   cmake -DNICC_SIM=... -DMODE=hpcc-docs -DDOC=docs/hpcc-compat.md -P nicc-sim-cli-test.cmake
+#     the HPCC config key table printed by --hpcc-keys-markdown is the one in
+#     the docs page (regenerate: nicc-sim --hpcc-keys-markdown).
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -39,6 +42,18 @@ if(MODE STREQUAL "help")
       endif()
     endforeach()
   endforeach()
+elseif(MODE STREQUAL "hpcc-docs")
+  execute_process(COMMAND "${NICC_SIM}" --hpcc-keys-markdown RESULT_VARIABLE rc OUTPUT_VARIABLE table
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nicc-sim --hpcc-keys-markdown: exit ${rc}\n${err}")
+  endif()
+  file(READ "${DOC}" doc)
+  string(FIND "${doc}" "${table}" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${DOC} does not hold the current HPCC key table; paste the output of "
+                        "nicc-sim --hpcc-keys-markdown between its table markers")
+  endif()
 elseif(MODE STREQUAL "bad-toml")
   file(MAKE_DIRECTORY "${WORK_DIR}")
   file(WRITE "${WORK_DIR}/bad.toml" "base = \"leaf-spine\"\n[fabric]\nleafs = 4\n")

@@ -44,6 +44,17 @@ ABSL_FLAG(std::vector<std::string>,
           {},
           "key=value scenario override; repeat the flag or separate pairs with commas "
           "(the keys are listed above)");
+ABSL_FLAG(std::string, hpcc_config, "",
+          "run an HPCC-simulator config.txt as it is (also spelled --hpcc-config): its topology, "
+          "flow file and keys mapped to nicc keys (docs/hpcc-compat.md; compat=hpcc-sim implied); "
+          "--set overrides apply after it; fct.txt / pfc.txt also go to its FCT_OUTPUT_FILE / "
+          "PFC_OUTPUT_FILE");
+ABSL_FLAG(bool, lenient, false, "--hpcc-config: skip unknown keys with a note instead of refusing the file");
+ABSL_FLAG(bool, print, false,
+          "print the scenario (after --hpcc-config / --scenario and --set) as a scenario file on "
+          "stdout and exit without running it");
+ABSL_FLAG(bool, hpcc_keys_markdown, false,
+          "print the HPCC config key mapping table (Markdown, docs/hpcc-compat.md) and exit");
 ABSL_FLAG(std::string, out, "nicc-sim-out", "output directory (created) for fct.csv and summary.json");
 ABSL_FLAG(bool, progress, true, "progress on stderr for runs longer than 2 s of wall time");
 #ifndef NICC_SIM_PLOT_SCRIPT
@@ -124,7 +135,8 @@ void
 PrintHelp()
 {
     std::string text = std::string("nicc-sim: ") + std::string(absl::ProgramUsageMessage()) + "\nFlags:\n";
-    for (const char* name : {"scenario", "set", "out", "progress", "plots", "plot_script", "RngRun", "RngSeed"})
+    for (const char* name : {"scenario", "hpcc_config", "lenient", "set", "print", "out", "progress", "plots",
+                             "plot_script", "RngRun", "RngSeed", "hpcc_keys_markdown"})
     {
         const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
         if (!f)
@@ -147,7 +159,8 @@ main(int argc, char* argv[])
         "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json (fabric\n"
         "scenarios: also CSVs and PNG plots, see --plots).\n\n"
         "  nicc-sim --scenario incast|fairness|leaf-spine|ai-cluster [--set key=value]... [--out DIR]\n"
-        "  nicc-sim --scenario FILE.toml [--set key=value]... [--out DIR]\n\n"
+        "  nicc-sim --scenario FILE.toml [--set key=value]... [--out DIR]\n"
+        "  nicc-sim --hpcc-config mix/config.txt [--lenient] [--set key=value]... [--print] [--out DIR]\n\n"
         "Scenarios: incast = `senders` hosts each send size_bytes to one receiver over\n"
         "one switch; fairness = 2 long flows to one receiver, the second stagger_us\n"
         "later; leaf-spine = leaves x spines x hosts_per_leaf with a workload mix\n"
@@ -202,11 +215,26 @@ main(int argc, char* argv[])
     }
 
     // absl keeps only the last occurrence of a flag: collect every --set first.
+    // The hyphenated spellings of the HPCC flags are accepted (--hpcc-config).
     std::vector<std::string> pairs;
     std::vector<char*> args;
+    std::vector<std::string> respelled;
+    respelled.reserve(static_cast<size_t>(argc));
     for (int i = 0; i < argc; ++i)
     {
-        const std::string a = argv[i];
+        std::string a = argv[i];
+        for (const char* hy : {"--hpcc-config", "--hpcc-keys-markdown"})
+        {
+            const std::string h = hy;
+            if (a == h || a.rfind(h + "=", 0) == 0)
+            {
+                std::string u = h;
+                std::replace(u.begin() + 2, u.end(), '-', '_');
+                respelled.push_back(u + a.substr(h.size()));
+                argv[i] = respelled.back().data();
+                a = argv[i];
+            }
+        }
         if ((a == "--set" || a == "-set") && i + 1 < argc)
         {
             SplitCommas(argv[++i], &pairs);
@@ -241,15 +269,40 @@ main(int argc, char* argv[])
         ns3::GlobalValue::Bind("RngSeed", ns3::UintegerValue(absl::GetFlag(FLAGS_RngSeed)));
     }
 
+    if (absl::GetFlag(FLAGS_hpcc_keys_markdown))
+    {
+        const std::string md = ns3::NiccHpccKeysMarkdown();
+        std::fwrite(md.data(), 1, md.size(), stdout);
+        return 0;
+    }
+
     ns3::NiccScenario scenario;
     std::string error;
-    const std::string which = absl::GetFlag(FLAGS_scenario);
-    const bool ok = ns3::NiccIsScenarioFile(which) ? ns3::NiccLoadScenarioFile(which, &scenario, &error)
-                                                   : scenario.Select(which, &error);
-    if (!ok)
+    const std::string hpccConfig = absl::GetFlag(FLAGS_hpcc_config);
+    ns3::NiccHpccConfig hpcc;
+    if (!hpccConfig.empty())
     {
-        std::fprintf(stderr, "nicc-sim: --scenario: %s\n", error.c_str());
-        return 2;
+        if (!ns3::NiccLoadHpccConfig(hpccConfig, absl::GetFlag(FLAGS_lenient), &hpcc, &error) ||
+            !ns3::NiccApplyHpccConfig(hpcc, &scenario, &error))
+        {
+            std::fprintf(stderr, "nicc-sim: --hpcc-config: %s\n", error.c_str());
+            return 2;
+        }
+        for (const std::string& note : hpcc.notes)
+        {
+            std::fprintf(stderr, "nicc-sim: note: %s\n", note.c_str());
+        }
+    }
+    else
+    {
+        const std::string which = absl::GetFlag(FLAGS_scenario);
+        const bool ok = ns3::NiccIsScenarioFile(which) ? ns3::NiccLoadScenarioFile(which, &scenario, &error)
+                                                       : scenario.Select(which, &error);
+        if (!ok)
+        {
+            std::fprintf(stderr, "nicc-sim: --scenario: %s\n", error.c_str());
+            return 2;
+        }
     }
     for (const std::string& p : pairs)
     {
@@ -262,6 +315,17 @@ main(int argc, char* argv[])
     for (const std::string& note : scenario.GetAliasesUsed())
     {
         std::fprintf(stderr, "nicc-sim: deprecated key name %s (the old name still works)\n", note.c_str());
+    }
+    if (absl::GetFlag(FLAGS_print))
+    {
+        std::string text = hpccConfig.empty() ? "" : "# mapped from " + hpccConfig + " (nicc-sim --hpcc-config)\n";
+        for (const std::string& note : hpcc.notes)
+        {
+            text += "# note: " + note + "\n";
+        }
+        text += ns3::NiccScenarioToml(scenario);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
     }
     const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
     std::error_code ec;
@@ -292,6 +356,22 @@ main(int argc, char* argv[])
     {
         std::fprintf(stderr, "nicc-sim: --out: %s\n", error.c_str());
         return 2;
+    }
+    // --hpcc-config: fct.txt and pfc.txt also where the config asked for them.
+    for (const auto& [file, name] : {std::pair<std::string, const char*>{hpcc.fctFile, "fct.txt"},
+                                     std::pair<std::string, const char*>{hpcc.pfcFile, "pfc.txt"}})
+    {
+        if (file.empty())
+        {
+            continue;
+        }
+        std::filesystem::copy_file(dir / name, file, std::filesystem::copy_options::overwrite_existing, ec);
+        if (ec)
+        {
+            std::fprintf(stderr, "nicc-sim: cannot write %s (%s): %s\n", file.c_str(), name,
+                         ec.message().c_str());
+            return 2;
+        }
     }
     if ((r.fabric || !r.monitoredPorts.empty()) && absl::GetFlag(FLAGS_plots))
     {
