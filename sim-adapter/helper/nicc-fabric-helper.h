@@ -159,6 +159,9 @@ struct NiccTopologySpec
     std::vector<uint32_t> switches; ///< file ids, in the order of the switch line
     std::vector<uint32_t> hosts;    ///< file ids of the hosts, ascending
     std::vector<Link> links;        ///< in file order
+    /// Non-blank lines after the L links: not read, as the HPCC simulator
+    /// reads exactly L (its own mix/topology.txt lists more, and a note).
+    uint32_t ignoredLines{0};
 };
 
 /// A topology built from a NiccTopologySpec. hosts[i] is the i-th host in
@@ -232,7 +235,8 @@ class NiccFabricHelper
     /// "path:line: message" naming the field on any error (bad count, id out
     /// of range, duplicate switch id, self link, host without exactly one
     /// link or linked to a host, unreachable host, bad rate or delay,
-    /// error_rate not 0, fewer or more links than L). Creates no nodes
+    /// error_rate not 0, fewer links than L; lines after the L links are
+    /// counted in ignoredLines, not read). Creates no nodes
     /// (nicc-topology-file.cc).
     static bool ParseTopologyFile(const std::string& path, NiccTopologySpec* spec, std::string* error);
     /// ParseTopologyFile on the text of a file; `path` names it in errors.

@@ -323,6 +323,13 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             *error = "key 'topology_file': " + *error;
             return false;
         }
+        if (spec.ignoredLines > 0)
+        {
+            std::fprintf(stderr,
+                         "note: %s: %u line(s) after its %zu links are not read (the HPCC simulator "
+                         "reads exactly L)\n",
+                         spec.path.c_str(), spec.ignoredLines, spec.links.size());
+        }
         // Hosts under one switch form a group (permutation traffic leaves its
         // group, the interleaved ring crosses groups) when the hosts come in
         // equal runs of consecutive ids per switch; else every host is a group.
