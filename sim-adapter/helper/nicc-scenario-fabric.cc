@@ -458,6 +458,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         nameAll(ls.spines, "spine");
         nameAll(ls.leaves, "leaf");
     }
+    if (!CheckLossless(fabric, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
     edgeOf.assign(NodeList::GetNNodes(), -1);
     for (uint32_t h = 0; h < nHosts; ++h)
     {
@@ -668,6 +673,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         r->pauseFrames += sw->GetPfcPauseSent();
         r->drops += sw->GetDrops();
+        r->dropsHeadroomOverflow += sw->GetHeadroomOverflowDrops();
         r->ecnMarked += sw->GetEcnMarked();
         r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
     }

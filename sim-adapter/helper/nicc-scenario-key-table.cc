@@ -102,6 +102,11 @@ ScenarioKeyRows()
     {"alltoall_start_us", "double", 0, 1e8, "0", "fabric: start of the all-to-all"},
     {"traffic_stop_ms", "double", 0, 1e5, "0",
      "fabric: Poisson and incast arrivals stop at this time (0 = stop_ms)"},
+    // Switch knobs and lossless checks
+    {"headroom_policy", "refuse|shrink", 0, 0, "refuse",
+     "pfc=true and a switch whose buffer_bytes cannot hold ports x lossless classes x headroom "
+     "+ one maximum frame per port: refuse the run (exit 2, naming the buffer needed) or "
+     "shrink the headroom to fit with a warning (overflow drops: drops_headroom_overflow)"},
 };
     return rows;
 }
@@ -124,6 +129,8 @@ AttributeKeyRows()
     {"sr_nack_threshold", &NiccNic::GetTypeId, "SrNackThreshold", "255", ""},
     {"int_single_path", &NiccNic::GetTypeId, "IntProbeSinglePath", nullptr, ""},
     {"rto_us", &NiccNic::GetTypeId, "RetxTimeout", nullptr, "us"},
+    // Switch knobs and lossless checks
+    {"headroom_extra_bytes", &NiccSwitchMmu::GetTypeId, "HeadroomExtra", nullptr, ""},
 };
     return rows;
 }

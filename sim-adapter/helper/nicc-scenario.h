@@ -157,6 +157,9 @@ struct NiccScenarioResult
     std::vector<std::vector<double>> seriesGbpsByKind; ///< [window][kind] goodput, Gb/s
     std::vector<uint64_t> hostDownQueueSamples; ///< leaf egress ports to hosts only
 
+    // Lossless checks (all scenarios).
+    uint64_t dropsHeadroomOverflow{0}; ///< lossless data over a shrunk headroom (in drops too)
+
     /// Nearest-rank percentile of a sample vector; 0 if empty.
     static uint64_t Percentile(std::vector<uint64_t> v, double q);
     /// Nearest-rank percentile of the slowdowns of completed flows with
@@ -259,6 +262,11 @@ class NiccScenario
     std::map<std::string, std::string> m_values;
     std::vector<std::string> m_aliasesUsed;
     bool m_progress{false};
+
+    /// After the switches are built: the buffer check of lossless switches
+    /// (NiccCheckLosslessBuffer) under key headroom_policy; warnings go to
+    /// stderr. False with *error when the configuration is refused.
+    bool CheckLossless(const NiccFabricHelper& fabric, std::string* error) const;
 };
 
 } // namespace ns3

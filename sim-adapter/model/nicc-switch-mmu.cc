@@ -55,7 +55,8 @@ NiccSwitchMmu::GetTypeId()
                           "of the upstream device, cable slack).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&NiccSwitchMmu::m_headroomExtra),
-                          MakeUintegerChecker<uint64_t>())
+                          // 2^40: sums over ports and classes stay far below 2^64.
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 40))
             .AddAttribute("NumClasses",
                           "Priority classes per port (must match the ports' NumClasses); "
                           "classes 1.. are lossless when PFC is enabled.",
@@ -86,15 +87,66 @@ NiccSwitchMmu::HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes)
 }
 
 uint32_t
-NiccSwitchMmu::AddPort(uint64_t headroomBytes)
+NiccSwitchMmu::AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes)
 {
     const uint32_t port = m_nPorts++;
+    m_maxFrameTotal += maxFrameBytes;
     m_headroomSize.push_back(headroomBytes + m_headroomExtra);
     m_reservedHeadroom += headroomBytes + m_headroomExtra;
     m_shared.resize(m_nPorts * MAX_CLASSES, 0);
     m_headroomUsed.resize(m_nPorts * MAX_CLASSES, 0);
     m_paused.resize(m_nPorts * MAX_CLASSES, false);
     return port;
+}
+
+uint64_t
+NiccSwitchMmu::GetHeadroomMax() const
+{
+    return m_headroomSize.empty() ? 0
+                                  : *std::max_element(m_headroomSize.begin(), m_headroomSize.end());
+}
+
+uint64_t
+NiccSwitchMmu::GetRequiredBufferBytes() const
+{
+    return GetLosslessClasses() * m_reservedHeadroom + m_maxFrameTotal;
+}
+
+bool
+NiccSwitchMmu::FitHeadroomToBuffer()
+{
+    if (GetRequiredBufferBytes() <= m_bufferSize)
+    {
+        return true;
+    }
+    if (m_bufferSize < m_maxFrameTotal)
+    {
+        return false;
+    }
+    // Every headroom times budget / reserved, rounded down, so the sum over
+    // ports times the classes stays within the budget. The factor is applied
+    // in double (products of two 64-bit sizes could overflow); its rounding
+    // error is below one byte per port, taken back by the loop after.
+    const uint64_t budget = (m_bufferSize - m_maxFrameTotal) / GetLosslessClasses();
+    const double factor =
+        static_cast<double>(budget) / static_cast<double>(m_reservedHeadroom);
+    m_reservedHeadroom = 0;
+    for (uint64_t& h : m_headroomSize)
+    {
+        h = static_cast<uint64_t>(static_cast<double>(h) * factor);
+        m_reservedHeadroom += h;
+    }
+    for (uint64_t& h : m_headroomSize)
+    {
+        if (m_reservedHeadroom <= budget)
+        {
+            break;
+        }
+        const uint64_t cut = std::min<uint64_t>(h, m_reservedHeadroom - budget);
+        h -= cut;
+        m_reservedHeadroom -= cut;
+    }
+    return true;
 }
 
 uint64_t
@@ -146,6 +198,11 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         return ADMIT_HEADROOM;
     }
     ++m_drops;
+    if (m_pfcEnabled)
+    {
+        ++m_dropsHeadroom;
+        return DROP_HEADROOM;
+    }
     return DROP;
 }
 

@@ -21,6 +21,15 @@
  *              (shared(i,c) + XonOffset <= T  or  shared(i,c) == 0).
  * Class 0 (control) is never paused: admitted while the shared pool has room.
  * With PFC off, data classes are lossy: drop when shared(i,c) + bytes > T.
+ *
+ * Lossless budget (checked before a run, NiccCheckLosslessBuffer):
+ *   RequiredBuffer = LosslessClasses * sum over ports Headroom(port)
+ *                  + MinShared,   MinShared = sum over ports MaxFrame(port)
+ * (the shared pool must hold at least one maximum frame per port so control
+ * packets and the first data packet of every ingress find room). A buffer
+ * below it cannot back the headroom: FitHeadroomToBuffer() scales every
+ * port's headroom down to fit, and data dropped because a (port, class)
+ * headroom ran over is counted apart (GetHeadroomOverflowDrops).
  */
 #ifndef NICC_SWITCH_MMU_H
 #define NICC_SWITCH_MMU_H
@@ -46,7 +55,8 @@ class NiccSwitchMmu : public Object
     {
         ADMIT_SHARED = 0,
         ADMIT_HEADROOM = 1,
-        DROP = 2,
+        DROP = 2,          ///< no room (control: pool full; lossy: over T)
+        DROP_HEADROOM = 3, ///< lossless class whose headroom ran over
     };
 
     static TypeId GetTypeId();
@@ -57,9 +67,10 @@ class NiccSwitchMmu : public Object
     static uint64_t HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes);
 
     /// Register a port; its lossless classes reserve `headroomBytes` + the
-    /// HeadroomExtra attribute each (only when PFC is enabled). Returns the
+    /// HeadroomExtra attribute each (only when PFC is enabled). `maxFrameBytes`
+    /// is the largest frame the port can receive (for MinShared). Returns the
     /// port index (0, 1, ...).
-    uint32_t AddPort(uint64_t headroomBytes);
+    uint32_t AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes = 0);
     uint32_t GetNPorts() const { return m_nPorts; }
 
     /// Account a packet arriving on (port, cls).
@@ -90,6 +101,23 @@ class NiccSwitchMmu : public Object
     uint64_t GetBufferSize() const { return m_bufferSize; }
     bool IsLossless(uint8_t cls) const { return m_pfcEnabled && cls != 0; }
 
+    /// Lossless classes per port: NumClasses - 1 with PFC on, else 0.
+    uint32_t GetLosslessClasses() const { return m_pfcEnabled ? m_numClasses - 1 : 0; }
+    /// Sum over ports of one (port, class) headroom.
+    uint64_t GetHeadroomPerClassTotal() const { return m_reservedHeadroom; }
+    /// Largest single (port, class) headroom.
+    uint64_t GetHeadroomMax() const;
+    /// One maximum frame per port: the least shared pool a lossless switch needs.
+    uint64_t GetMinSharedBytes() const { return m_maxFrameTotal; }
+    /// LosslessClasses * headroom total + MinShared (0 headroom with PFC off).
+    uint64_t GetRequiredBufferBytes() const;
+    /// Scale every port's headroom down by one factor so that
+    /// GetRequiredBufferBytes() <= BufferSize. False (nothing changed) when
+    /// even zero headroom does not fit (BufferSize < MinShared).
+    bool FitHeadroomToBuffer();
+    /// Lossless-class data dropped because its (port, class) headroom was full.
+    uint64_t GetHeadroomOverflowDrops() const { return m_dropsHeadroom; }
+
   private:
     static uint32_t Idx(uint32_t port, uint8_t cls) { return port * MAX_CLASSES + cls; }
 
@@ -112,6 +140,8 @@ class NiccSwitchMmu : public Object
     std::vector<uint64_t> m_headroomUsed; ///< per (port, class)
     std::vector<bool> m_paused;           ///< per (port, class)
     std::vector<uint32_t> m_pausedList;
+    uint64_t m_maxFrameTotal{0};
+    uint64_t m_dropsHeadroom{0};
 };
 
 } // namespace ns3

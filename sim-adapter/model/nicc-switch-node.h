@@ -50,6 +50,7 @@ class NiccSwitchNode : public Node
     {
         DROP_NO_ROUTE = 0,
         DROP_BUFFER = 1,
+        DROP_HEADROOM_OVERFLOW = 2, ///< lossless data over its (port, class) headroom
     };
 
     /// Signatures of the trace sources.
@@ -95,6 +96,8 @@ class NiccSwitchNode : public Node
 
     // Counters.
     uint64_t GetDrops() const { return m_drops; }
+    /// Drops of lossless data whose headroom was full (counted in GetDrops too).
+    uint64_t GetHeadroomOverflowDrops() const { return m_mmu->GetHeadroomOverflowDrops(); }
     uint64_t GetPfcPauseSent() const { return m_pausesSent; }
     uint64_t GetPfcResumeSent() const { return m_resumesSent; }
     uint64_t GetEcnMarked() const { return m_ecnMarked; }

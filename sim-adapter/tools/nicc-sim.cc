@@ -253,6 +253,7 @@ main(int argc, char* argv[])
     }
     const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
     std::error_code ec;
+    const bool dirExisted = std::filesystem::exists(dir, ec);
     std::filesystem::create_directories(dir, ec);
     if (ec)
     {
@@ -266,6 +267,10 @@ main(int argc, char* argv[])
     if (!scenario.Run(&r, &error))
     {
         std::fprintf(stderr, "nicc-sim: %s\n", error.c_str());
+        if (!dirExisted)
+        {
+            std::filesystem::remove(dir, ec); // refused before writing: leave nothing behind
+        }
         return 2;
     }
 
