@@ -82,9 +82,11 @@ struct PauseMeter
                 paused = true;
                 since = now;
             }
-            until = now + PicoSeconds(static_cast<int64_t>(
-                              static_cast<double>(quanta) * 512.0 * 1e12 /
-                              static_cast<double>(dev->GetDataRate().GetBitRate())));
+            until = dev->GetPauseUntilResume()
+                        ? Time::Max()
+                        : now + PicoSeconds(static_cast<int64_t>(
+                                    static_cast<double>(quanta) * 512.0 * 1e12 /
+                                    static_cast<double>(dev->GetDataRate().GetBitRate())));
         }
         else if (paused)
         {

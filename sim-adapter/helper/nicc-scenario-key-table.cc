@@ -131,6 +131,15 @@ AttributeKeyRows()
     {"rto_us", &NiccNic::GetTypeId, "RetxTimeout", nullptr, "us"},
     // Switch knobs and lossless checks
     {"headroom_extra_bytes", &NiccSwitchMmu::GetTypeId, "HeadroomExtra", nullptr, ""},
+    {"headroom_delay_factor", &NiccSwitchMmu::GetTypeId, "HeadroomDelayFactor", nullptr, ""},
+    {"headroom_frames", &NiccSwitchMmu::GetTypeId, "HeadroomFrames", nullptr, ""},
+    {"headroom_bytes", &NiccSwitchMmu::GetTypeId, "HeadroomFixed", nullptr, ""},
+    {"xon_offset_bytes", &NiccSwitchMmu::GetTypeId, "XonOffset", nullptr, ""},
+    {"pfc_alpha", &NiccSwitchMmu::GetTypeId, "PfcAlpha", nullptr, ""},
+    {"pfc_pause_quanta", &NiccSwitchNode::GetTypeId, "PauseQuanta", nullptr, ""},
+    {"pfc_pause_until_resume", &NiccNetDevice::GetTypeId, "PauseUntilResume", nullptr, ""},
+    {"ack_high_priority", &NiccNic::GetTypeId, "AckHighPriority", nullptr, ""},
+    {"extra_wire_bytes", &NiccNetDevice::GetTypeId, "ExtraWireBytes", nullptr, ""},
 };
     return rows;
 }

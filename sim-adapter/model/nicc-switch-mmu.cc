@@ -62,7 +62,26 @@ NiccSwitchMmu::GetTypeId()
                           "classes 1.. are lossless when PFC is enabled.",
                           UintegerValue(2),
                           MakeUintegerAccessor(&NiccSwitchMmu::m_numClasses),
-                          MakeUintegerChecker<uint32_t>(2, MAX_CLASSES));
+                          MakeUintegerChecker<uint32_t>(2, MAX_CLASSES))
+            .AddAttribute("HeadroomDelayFactor",
+                          "PFC headroom per (port, class): this many link delays' worth of "
+                          "data at the port rate (2: the pause travelling up + the data "
+                          "already on the cable; the HPCC simulator uses 3).",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&NiccSwitchMmu::m_headroomDelayFactor),
+                          MakeDoubleChecker<double>(0.0, 64.0))
+            .AddAttribute("HeadroomFrames",
+                          "PFC headroom per (port, class): plus this many maximum frames "
+                          "(MTU + header + full INT stack; the HPCC simulator adds none).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_headroomFrames),
+                          MakeUintegerChecker<uint32_t>(0, 64))
+            .AddAttribute("HeadroomFixed",
+                          "PFC headroom per (port, class) in bytes for every port, instead "
+                          "of the rate x delay formula; 0 = use the formula.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_headroomFixed),
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 40));
     return tid;
 }
 
@@ -84,6 +103,18 @@ NiccSwitchMmu::HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes)
     // and a frame this port is sending ahead of the pause frame.
     const double inflight = 2.0 * static_cast<double>(bps) * delay.GetSeconds() / 8.0;
     return static_cast<uint64_t>(inflight + 0.5) + 2ULL * mtuFrameBytes;
+}
+
+uint64_t
+NiccSwitchMmu::ComputeHeadroom(uint64_t bps, Time delay, uint32_t mtuFrameBytes) const
+{
+    if (m_headroomFixed > 0)
+    {
+        return m_headroomFixed;
+    }
+    const double inflight =
+        m_headroomDelayFactor * static_cast<double>(bps) * delay.GetSeconds() / 8.0;
+    return static_cast<uint64_t>(inflight + 0.5) + uint64_t{m_headroomFrames} * mtuFrameBytes;
 }
 
 uint32_t

@@ -15,6 +15,7 @@
  *   SharedSize = BufferSize - sum over (port, lossless class) of Headroom
  *   T          = Alpha * (SharedSize - SharedUsed)         dynamic threshold
  *   Headroom   = 2 * rate * delay / 8 + 2 * MtuFrame + HeadroomExtra
+ *                (factors: HeadroomDelayFactor, HeadroomFrames; or HeadroomFixed)
  *   XOFF when  shared(i,c) + bytes > T at arrival: the packet goes to the
  *              headroom of (i,c) and a pause is due; drop if headroom is full.
  *   XON  when  headroom(i,c) == 0 and
@@ -65,6 +66,9 @@ class NiccSwitchMmu : public Object
     /// PFC headroom of one (port, class) for a link of `bps` bit/s and one-way
     /// `delay`: two in-flight link delays of data plus two maximum frames.
     static uint64_t HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes);
+    /// The same under this MMU's Attributes: HeadroomFixed if set, else
+    /// HeadroomDelayFactor * rate * delay / 8 + HeadroomFrames * mtuFrameBytes.
+    uint64_t ComputeHeadroom(uint64_t bps, Time delay, uint32_t mtuFrameBytes) const;
 
     /// Register a port; its lossless classes reserve `headroomBytes` + the
     /// HeadroomExtra attribute each (only when PFC is enabled). `maxFrameBytes`
@@ -142,6 +146,10 @@ class NiccSwitchMmu : public Object
     std::vector<uint32_t> m_pausedList;
     uint64_t m_maxFrameTotal{0};
     uint64_t m_dropsHeadroom{0};
+    // Attributes (headroom sizing).
+    double m_headroomDelayFactor{2.0};
+    uint32_t m_headroomFrames{2};
+    uint64_t m_headroomFixed{0};
 };
 
 } // namespace ns3

@@ -1,0 +1,243 @@
+/*
+ * nicc-switch-knobs-test-suite.cc — the switch and PFC knobs that the HPCC
+ * simulator sets differently ("nicc-switch-knobs"):
+ *   - PauseUntilResume: an XOFF of 1000 quanta (5.12 us at 100 Gb/s) still
+ *     holds its class 20 us later; the resume frame releases it;
+ *   - headroom sizing: HeadroomDelayFactor / HeadroomFrames / HeadroomFixed
+ *     closed forms, and the keys reach the pre-run buffer check;
+ *   - AckHighPriority: ACKs enter the switch in class 0 (true) or in the data
+ *     class (false), every flow completes either way;
+ *   - every new key reaches its model Attribute.
+ *
+ *   ./nicc-sim-test-runner --suite=nicc-switch-knobs --verbose
+ */
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/nicc-module.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+class PauseUntilResumeTest : public TestCase
+{
+  public:
+    PauseUntilResumeTest()
+        : TestCase("PauseUntilResume: an XOFF holds past its quanta until the resume frame")
+    {
+    }
+
+  private:
+    uint32_t m_rx{0};
+
+    void Rx(Ptr<NiccNetDevice>, Ptr<Packet>)
+    {
+        ++m_rx;
+    }
+
+    static void Push(Ptr<NiccNetDevice> d, uint32_t n)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            NiccRoceHeader h;
+            h.SetPriority(1);
+            Ptr<Packet> p = Create<Packet>(1000);
+            p->AddHeader(h);
+            d->Enqueue(p, 1);
+        }
+    }
+
+    void Check(uint32_t rx, bool paused, Ptr<NiccNetDevice> a, const char* when)
+    {
+        NS_TEST_EXPECT_MSG_EQ(m_rx, rx, when << ": arrivals");
+        NS_TEST_EXPECT_MSG_EQ(a->IsPaused(1), paused, when << ": pause state");
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper fabric;
+        fabric.SetDeviceAttribute("PauseUntilResume", BooleanValue(true));
+        Ptr<Node> na = fabric.CreateHost();
+        Ptr<Node> nb = fabric.CreateHost();
+        auto [a, b] = fabric.Connect(na, nb, DataRate("100Gbps"), MicroSeconds(1));
+        b->SetNiccReceiveCallback(MakeCallback(&PauseUntilResumeTest::Rx, this));
+        // 1000 quanta = 5.12 us: with expiry the class would run again at ~6.2 us.
+        Simulator::Schedule(NanoSeconds(0), &NiccNetDevice::SendPfc, b, 1, 1000);
+        Simulator::Schedule(MicroSeconds(2), &PauseUntilResumeTest::Push, a, 4);
+        Simulator::Schedule(MicroSeconds(25), &PauseUntilResumeTest::Check, this, 0, true, a,
+                            "20 us past the quanta");
+        Simulator::Schedule(MicroSeconds(30), &NiccNetDevice::SendPfc, b, 1, 0);
+        Simulator::Schedule(MicroSeconds(35), &PauseUntilResumeTest::Check, this, 4, false, a,
+                            "after the resume frame");
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+};
+
+class HeadroomKnobsTest : public TestCase
+{
+  public:
+    HeadroomKnobsTest()
+        : TestCase("headroom: delay factor, frames, fixed bytes; keys reach the buffer check")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<NiccSwitchMmu> mmu = CreateObject<NiccSwitchMmu>();
+        const Time us = MicroSeconds(1);
+        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100),
+                              NiccSwitchMmu::HeadroomBytes(100000000000ull, us, 1100),
+                              "defaults = the static formula");
+        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100), 27200u, "");
+        mmu->SetAttribute("HeadroomDelayFactor", DoubleValue(3.0));
+        mmu->SetAttribute("HeadroomFrames", UintegerValue(0));
+        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100), 37500u,
+                              "the HPCC simulator's 3 x rate x delay");
+        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(25000000000ull, NanoSeconds(1200), 1100),
+                              11250u,
+                              "3 x 25 Gb/s x 1.2 us / 8");
+        mmu->SetAttribute("HeadroomFixed", UintegerValue(50000));
+        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100), 50000u, "fixed");
+
+        // 64-to-1 at 10 us with 3 x rate x delay and no frame terms:
+        // 65 x 375 000 + 65 x 1 098 = 24 446 370 B needed.
+        NiccScenario s;
+        std::string err;
+        NiccScenarioResult r;
+        bool ok = s.Select("incast", &err);
+        for (const char* kv : {"senders=64", "delay_ns=10000", "headroom_delay_factor=3",
+                               "headroom_frames=0", "stop_ms=1"})
+        {
+            ok = ok && s.SetPair(kv, &err);
+        }
+        NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Run(&r, &err), false, "refused");
+        NS_TEST_EXPECT_MSG_NE(err.find("needs 24 446 370 B"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_NE(err.find("375 000 B each"), std::string::npos, err);
+        // headroom_bytes=100000 per port: 65 x 101 098 = 6 571 370 B, fits 16 MB.
+        NS_TEST_ASSERT_MSG_EQ(s.SetPair("headroom_bytes=100000", &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Run(&r, &err), true, err);
+    }
+};
+
+class AckClassTest : public TestCase
+{
+  public:
+    AckClassTest()
+        : TestCase("AckHighPriority: ACKs enter the switch in class 0, or in the data class")
+    {
+    }
+
+  private:
+    uint64_t m_acks[2]{0, 0};
+
+    void OnEnqueue(Ptr<const Packet> p, uint32_t, uint8_t cls, uint64_t)
+    {
+        NiccRoceHeader h;
+        p->PeekHeader(h);
+        if (h.GetType() == NiccRoceHeader::ACK && cls < 2)
+        {
+            ++m_acks[cls];
+        }
+    }
+
+    void RunOnce(bool high)
+    {
+        m_acks[0] = m_acks[1] = 0;
+        NiccFabricHelper fabric;
+        NiccIncastTopology t = fabric.BuildIncast(4, DataRate("100Gbps"), MicroSeconds(1));
+        t.sw->TraceConnectWithoutContext("Enqueue", MakeCallback(&AckClassTest::OnEnqueue, this));
+        NiccNicHelper nics;
+        nics.SetNicAttribute("AckHighPriority", BooleanValue(high));
+        nics.SetNicAttribute("CongestionControl", StringValue("none"));
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(nics.Install(t.senders, &err) && nics.Install(t.receiver, &err), true, err);
+        for (const auto& s : t.senders)
+        {
+            nics.AddFlow(s, t.receiver, 100000, Time(0));
+        }
+        nics.StopWhenAllComplete();
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        const std::string what = high ? "high priority" : "data class";
+        NS_TEST_EXPECT_MSG_EQ(nics.GetNCompleted(), 4u, what);
+        NS_TEST_EXPECT_MSG_GT(m_acks[high ? 0 : 1], 300u, what + ": ACKs in this class");
+        NS_TEST_EXPECT_MSG_EQ(m_acks[high ? 1 : 0], 0u, what + ": none in the other");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        RunOnce(true);
+        RunOnce(false);
+    }
+};
+
+class KeysReachModelTest : public TestCase
+{
+  public:
+    KeysReachModelTest()
+        : TestCase("switch knob keys set their Attributes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenario s;
+        std::string err;
+        bool ok = s.Select("incast", &err);
+        for (const char* kv : {"xon_offset_bytes=3072", "pfc_alpha=0.25", "pfc_pause_quanta=1000",
+                               "headroom_bytes=50000", "headroom_extra_bytes=7",
+                               "pfc_pause_until_resume=true", "extra_wire_bytes=20"})
+        {
+            ok = ok && s.SetPair(kv, &err);
+        }
+        NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+        NiccFabricHelper fabric;
+        NiccNicHelper nics;
+        NS_TEST_ASSERT_MSG_EQ(s.ApplyAttributes(&fabric, &nics, &err), true, err);
+        NiccIncastTopology t = fabric.BuildIncast(1, DataRate("100Gbps"), MicroSeconds(1));
+        Ptr<NiccSwitchMmu> mmu = t.sw->GetMmu();
+        UintegerValue u;
+        DoubleValue d;
+        BooleanValue b;
+        mmu->GetAttribute("XonOffset", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 3072u, "xon_offset_bytes");
+        mmu->GetAttribute("PfcAlpha", d);
+        NS_TEST_EXPECT_MSG_EQ_TOL(d.Get(), 0.25, 1e-12, "pfc_alpha");
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetHeadroomSize(0), 50007u, "headroom_bytes + headroom_extra_bytes");
+        t.sw->GetAttribute("PauseQuanta", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 1000u, "pfc_pause_quanta");
+        NS_TEST_EXPECT_MSG_EQ(t.receiverDevice->GetPauseUntilResume(), true, "pfc_pause_until_resume");
+        t.receiverDevice->GetAttribute("ExtraWireBytes", u);
+        NS_TEST_EXPECT_MSG_EQ(u.Get(), 20u, "extra_wire_bytes");
+        Simulator::Destroy();
+    }
+};
+
+class NiccSwitchKnobsTestSuite : public TestSuite
+{
+  public:
+    NiccSwitchKnobsTestSuite()
+        : TestSuite("nicc-switch-knobs", UNIT)
+    {
+        AddTestCase(new PauseUntilResumeTest, TestCase::QUICK);
+        AddTestCase(new HeadroomKnobsTest, TestCase::QUICK);
+        AddTestCase(new AckClassTest, TestCase::QUICK);
+        AddTestCase(new KeysReachModelTest, TestCase::QUICK);
+    }
+};
+
+NiccSwitchKnobsTestSuite g_niccSwitchKnobsTestSuite;
+
+} // namespace
