@@ -460,7 +460,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         nameAll(ls.spines, "spine");
         nameAll(ls.leaves, "leaf");
     }
-    if (!CheckLossless(fabric, error))
+    if (!SetUpSwitches(fabric, error))
     {
         Simulator::Destroy();
         return false;

@@ -107,6 +107,19 @@ ScenarioKeyRows()
      "pfc=true and a switch whose buffer_bytes cannot hold ports x lossless classes x headroom "
      "+ one maximum frame per port: refuse the run (exit 2, naming the buffer needed) or "
      "shrink the headroom to fit with a warning (overflow drops: drops_headroom_overflow)"},
+    {"buffer_bytes_edge", "uint", 0, 1099511627776.0, "0",
+     "buffer of edge switches (a host attached: leaves, ToRs, rail switches); 0 = buffer_bytes"},
+    {"buffer_bytes_agg", "uint", 0, 1099511627776.0, "0",
+     "buffer of aggregation switches (one switch hop from an edge switch: fat-tree aggs, "
+     "leaf-spine spines); 0 = buffer_bytes"},
+    {"buffer_bytes_core", "uint", 0, 1099511627776.0, "0",
+     "buffer of core switches (two or more switch hops from an edge switch: fat-tree cores); "
+     "0 = buffer_bytes"},
+    {"ecn_map", "string", 0, 0, "",
+     "RED/ECN thresholds per port rate, 'RATE:KMIN:KMAX:PMAX;...' (RATE in bit/s or with a unit, "
+     "25Gbps; KMIN/KMAX in KB of 1000 B; the HPCC simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP in one "
+     "table); every port rate in use needs an entry; overrides ecn_kmin_bytes/ecn_kmax_bytes/"
+     "ecn_pmax; empty = off"},
 };
     return rows;
 }

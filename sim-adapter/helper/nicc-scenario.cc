@@ -6,6 +6,7 @@
 
 #include "nicc-fabric-helper.h"
 #include "nicc-lossless-check.h"
+#include "nicc-switch-setup.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -305,7 +306,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     }
     NiccIncastTopology t =
         fabric.BuildIncast(senders, DataRate(static_cast<uint64_t>(bps)), delay);
-    if (!CheckLossless(fabric, error))
+    if (!SetUpSwitches(fabric, error))
     {
         Simulator::Destroy();
         return false;
@@ -393,8 +394,24 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
 }
 
 bool
-NiccScenario::CheckLossless(const NiccFabricHelper& fabric, std::string* error) const
+NiccScenario::SetUpSwitches(const NiccFabricHelper& fabric, std::string* error) const
 {
+    std::vector<NiccEcnMapEntry> ecnMap;
+    std::string why;
+    if (!NiccParseEcnMap(Get("ecn_map"), &ecnMap, &why))
+    {
+        *error = "key 'ecn_map': " + why;
+        return false;
+    }
+    NiccApplyTierBuffers(fabric.GetSwitches(),
+                         U("buffer_bytes_edge"),
+                         U("buffer_bytes_agg"),
+                         U("buffer_bytes_core"));
+    if (!NiccApplyEcnMap(fabric.GetSwitches(), ecnMap, &why))
+    {
+        *error = "key 'ecn_map': " + why;
+        return false;
+    }
     std::string warning;
     const NiccHeadroomPolicy policy =
         Get("headroom_policy") == "shrink" ? NiccHeadroomPolicy::SHRINK : NiccHeadroomPolicy::REFUSE;

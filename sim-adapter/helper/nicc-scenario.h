@@ -263,10 +263,12 @@ class NiccScenario
     std::vector<std::string> m_aliasesUsed;
     bool m_progress{false};
 
-    /// After the switches are built: the buffer check of lossless switches
-    /// (NiccCheckLosslessBuffer) under key headroom_policy; warnings go to
-    /// stderr. False with *error when the configuration is refused.
-    bool CheckLossless(const NiccFabricHelper& fabric, std::string* error) const;
+    /// After the switches are built: per-tier buffers (buffer_bytes_edge /
+    /// _agg / _core), per-rate ECN thresholds (ecn_map), then the buffer check
+    /// of lossless switches (NiccCheckLosslessBuffer) under key
+    /// headroom_policy; warnings go to stderr. False with *error naming the
+    /// key when the configuration is refused.
+    bool SetUpSwitches(const NiccFabricHelper& fabric, std::string* error) const;
 };
 
 } // namespace ns3

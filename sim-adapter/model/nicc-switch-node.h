@@ -90,6 +90,8 @@ class NiccSwitchNode : public Node
 
     /// RED parameters in force on `port` (explicit attributes or scaled).
     NiccRedParams GetRedParams(uint32_t port) const;
+    /// Replace the RED parameters of `port` (e.g. from a per-rate table).
+    void SetRedParams(uint32_t port, const NiccRedParams& red) { m_red[port] = red; }
 
     /// Fix the random streams used (spray, ECN). Returns streams used.
     int64_t AssignStreams(int64_t stream);

@@ -7,7 +7,10 @@
  *     closed forms, and the keys reach the pre-run buffer check;
  *   - AckHighPriority: ACKs enter the switch in class 0 (true) or in the data
  *     class (false), every flow completes either way;
- *   - every new key reaches its model Attribute.
+ *   - every new key reaches its model Attribute;
+ *   - switch tiers (fat-tree ToR 1, agg 2, core 3) and buffers per tier;
+ *   - ecn_map: parse errors name entry and field; per-rate thresholds on
+ *     every port, and a port rate without an entry is refused.
  *
  *   ./nicc-sim-test-runner --suite=nicc-switch-knobs --verbose
  */
@@ -225,6 +228,130 @@ class KeysReachModelTest : public TestCase
     }
 };
 
+class TierBufferTest : public TestCase
+{
+  public:
+    TierBufferTest()
+        : TestCase("switch tiers by distance from hosts; buffer per tier")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccFabricHelper fabric;
+        NiccFatTreeParams p;
+        p.pods = 2;
+        p.torsPerPod = 2;
+        p.aggsPerPod = 2;
+        p.cores = 2;
+        p.hostsPerTor = 2;
+        NiccFatTreeTopology ft = fabric.BuildFatTree(p);
+        const std::vector<Ptr<NiccSwitchNode>>& sws = fabric.GetSwitches();
+        const std::vector<uint32_t> tier = NiccSwitchTiers(sws);
+        auto tierOf = [&](Ptr<NiccSwitchNode> sw) {
+            for (size_t k = 0; k < sws.size(); ++k)
+            {
+                if (sws[k] == sw)
+                {
+                    return tier[k];
+                }
+            }
+            return 99u;
+        };
+        for (const auto& sw : ft.tors)
+        {
+            NS_TEST_EXPECT_MSG_EQ(tierOf(sw), 1u, "ToR = edge");
+        }
+        for (const auto& sw : ft.aggs)
+        {
+            NS_TEST_EXPECT_MSG_EQ(tierOf(sw), 2u, "agg = aggregation");
+        }
+        for (const auto& sw : ft.cores)
+        {
+            NS_TEST_EXPECT_MSG_EQ(tierOf(sw), 3u, "core");
+        }
+        NiccApplyTierBuffers(sws, 0, 24000000, 32000000);
+        NS_TEST_EXPECT_MSG_EQ(ft.tors[0]->GetMmu()->GetBufferSize(), 16000000u, "0 = unchanged");
+        NS_TEST_EXPECT_MSG_EQ(ft.aggs[1]->GetMmu()->GetBufferSize(), 24000000u, "");
+        NS_TEST_EXPECT_MSG_EQ(ft.cores[1]->GetMmu()->GetBufferSize(), 32000000u, "");
+        Simulator::Destroy();
+
+        // Through the keys: a leaf-spine's spines are its aggregation tier.
+        NiccScenario s;
+        std::string err;
+        NiccScenarioResult r;
+        bool ok = s.Select("leaf-spine", &err);
+        for (const char* kv : {"leaves=2", "spines=2", "hosts_per_leaf=2", "poisson_load=0",
+                               "permutation_bytes=10000", "stop_ms=0.1", "buffer_bytes_edge=100000"})
+        {
+            ok = ok && s.SetPair(kv, &err);
+        }
+        NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+        // Leaf: 2 hosts at 100 Gb/s + 2 uplinks at 100 Gb/s = 4 x 27 196 + 4 x 1 098.
+        NS_TEST_EXPECT_MSG_EQ(s.Run(&r, &err), false, "the edge buffer is too small");
+        NS_TEST_EXPECT_MSG_NE(err.find("needs 113 176 B"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_NE(err.find("buffer_bytes is 100 000 B"), std::string::npos, err);
+    }
+};
+
+class EcnMapTest : public TestCase
+{
+  public:
+    EcnMapTest()
+        : TestCase("ecn_map: parsed with errors naming the field; thresholds per port rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<NiccEcnMapEntry> map;
+        std::string err;
+        NS_TEST_EXPECT_MSG_EQ(NiccParseEcnMap("100Gbps:400:1600", &map, &err), false, "3 fields");
+        NS_TEST_EXPECT_MSG_NE(err.find("entry 1"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_EQ(NiccParseEcnMap("100Gbps:400:1600:0.2;x:1:2:0.1", &map, &err), false, "");
+        NS_TEST_EXPECT_MSG_NE(err.find("entry 2 'x:1:2:0.1': rate 'x'"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_EQ(NiccParseEcnMap("100Gbps:400:1600:2", &map, &err), false, "pmax > 1");
+        NS_TEST_EXPECT_MSG_NE(err.find("pmax '2'"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_EQ(NiccParseEcnMap("100Gbps:500:400:0.2", &map, &err), false, "kmin > kmax");
+        NS_TEST_EXPECT_MSG_EQ(NiccParseEcnMap("100Gbps:4:5:0.1;100000000000:4:5:0.1", &map, &err),
+                              false,
+                              "a rate twice (unit and bare bit/s)");
+        NS_TEST_ASSERT_MSG_EQ(NiccParseEcnMap("100000000000:100:400:0.2;400Gbps:400:1600:0.05", &map, &err),
+                              true,
+                              err);
+        NS_TEST_EXPECT_MSG_EQ(map[1].bps, 400000000000ull, "");
+        NS_TEST_EXPECT_MSG_EQ(map[1].red.kmaxBytes, 1600000u, "KB of 1000 B");
+
+        NiccFabricHelper fabric;
+        NiccLeafSpineTopology ls = fabric.BuildLeafSpine(2, 2, 2, DataRate("100Gbps"),
+                                                         DataRate("200Gbps"), MicroSeconds(1));
+        std::vector<NiccEcnMapEntry> hostOnly;
+        NS_TEST_ASSERT_MSG_EQ(NiccParseEcnMap("100Gbps:100:400:0.2", &hostOnly, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(NiccApplyEcnMap(fabric.GetSwitches(), hostOnly, &err), false, "no 200G entry");
+        NS_TEST_EXPECT_MSG_NE(err.find("no entry for 200000000000 bit/s"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_EQ(ls.leaves[0]->GetRedParams(0).kminBytes, 400000u, "unchanged on error");
+        std::vector<NiccEcnMapEntry> both;
+        NS_TEST_ASSERT_MSG_EQ(NiccParseEcnMap("100Gbps:100:400:0.2;200Gbps:150:600:0.1", &both, &err),
+                              true,
+                              err);
+        NS_TEST_ASSERT_MSG_EQ(NiccApplyEcnMap(fabric.GetSwitches(), both, &err), true, err);
+        for (const auto& sw : fabric.GetSwitches())
+        {
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                const bool fast = sw->GetPort(p)->GetDataRate().GetBitRate() == 200000000000ull;
+                const NiccRedParams red = sw->GetRedParams(p);
+                NS_TEST_EXPECT_MSG_EQ(red.kminBytes, fast ? 150000u : 100000u, "kmin by rate");
+                NS_TEST_EXPECT_MSG_EQ(red.kmaxBytes, fast ? 600000u : 400000u, "kmax by rate");
+                NS_TEST_EXPECT_MSG_EQ_TOL(red.pmax, (fast ? 0.1 : 0.2), 1e-12, "pmax by rate");
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
 class NiccSwitchKnobsTestSuite : public TestSuite
 {
   public:
@@ -235,6 +362,8 @@ class NiccSwitchKnobsTestSuite : public TestSuite
         AddTestCase(new HeadroomKnobsTest, TestCase::QUICK);
         AddTestCase(new AckClassTest, TestCase::QUICK);
         AddTestCase(new KeysReachModelTest, TestCase::QUICK);
+        AddTestCase(new TierBufferTest, TestCase::QUICK);
+        AddTestCase(new EcnMapTest, TestCase::QUICK);
     }
 };
 
