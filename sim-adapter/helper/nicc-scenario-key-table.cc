@@ -153,6 +153,7 @@ AttributeKeyRows()
     {"pfc_pause_until_resume", &NiccNetDevice::GetTypeId, "PauseUntilResume", nullptr, ""},
     {"ack_high_priority", &NiccNic::GetTypeId, "AckHighPriority", nullptr, ""},
     {"extra_wire_bytes", &NiccNetDevice::GetTypeId, "ExtraWireBytes", nullptr, ""},
+    {"pfc_alpha_ref_rate", &NiccSwitchMmu::GetTypeId, "PfcAlphaReferenceRate", nullptr, ""},
 };
     return rows;
 }

@@ -81,7 +81,15 @@ NiccSwitchMmu::GetTypeId()
                           "of the rate x delay formula; 0 = use the formula.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&NiccSwitchMmu::m_headroomFixed),
-                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 40));
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 40))
+            .AddAttribute("PfcAlphaReferenceRate",
+                          "Per-port alpha: a port faster than this rate gets PfcAlpha "
+                          "doubled once per factor 2 (while alpha < 1), as the HPCC "
+                          "simulator does above the NIC rate; 0 = PfcAlpha on every port. "
+                          "Read when a port is added.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&NiccSwitchMmu::m_alphaReference),
+                          MakeDataRateChecker());
     return tid;
 }
 
@@ -118,9 +126,19 @@ NiccSwitchMmu::ComputeHeadroom(uint64_t bps, Time delay, uint32_t mtuFrameBytes)
 }
 
 uint32_t
-NiccSwitchMmu::AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes)
+NiccSwitchMmu::AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes, uint64_t portBps)
 {
     const uint32_t port = m_nPorts++;
+    // HPCC's loop: while (rate > nic_rate && shift > 0) { shift--; rate /= 2; }.
+    // At most 64 halvings of a 64-bit rate.
+    double scale = 1.0;
+    const uint64_t reference = m_alphaReference.GetBitRate();
+    for (uint64_t bps = portBps; reference > 0 && bps > reference && m_alpha * scale < 1.0;
+         bps /= 2)
+    {
+        scale *= 2.0;
+    }
+    m_alphaScale.push_back(scale);
     m_maxFrameTotal += maxFrameBytes;
     m_headroomSize.push_back(headroomBytes + m_headroomExtra);
     m_reservedHeadroom += headroomBytes + m_headroomExtra;
@@ -188,6 +206,14 @@ NiccSwitchMmu::GetSharedSize() const
 }
 
 uint64_t
+NiccSwitchMmu::GetThreshold(uint32_t port) const
+{
+    const uint64_t size = GetSharedSize();
+    const uint64_t freeBytes = m_sharedUsed < size ? size - m_sharedUsed : 0;
+    return static_cast<uint64_t>(GetPortAlpha(port) * static_cast<double>(freeBytes));
+}
+
+uint64_t
 NiccSwitchMmu::GetThreshold() const
 {
     const uint64_t size = GetSharedSize();
@@ -213,7 +239,7 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         m_sharedUsed += bytes;
         return ADMIT_SHARED;
     }
-    const bool underThreshold = m_shared[i] + bytes <= GetThreshold();
+    const bool underThreshold = m_shared[i] + bytes <= GetThreshold(port);
     // Once a pair is using headroom it stays there until XON, so packets of
     // one ingress are not reordered between the two pools' accounting.
     if (poolRoom && underThreshold && m_headroomUsed[i] == 0)
@@ -259,7 +285,7 @@ NiccSwitchMmu::NeedPause(uint32_t port, uint8_t cls) const
         return false;
     }
     const uint32_t i = Idx(port, cls);
-    return !m_paused[i] && (m_headroomUsed[i] > 0 || m_shared[i] > GetThreshold());
+    return !m_paused[i] && (m_headroomUsed[i] > 0 || m_shared[i] > GetThreshold(port));
 }
 
 bool
@@ -270,7 +296,7 @@ NiccSwitchMmu::NeedResume(uint32_t port, uint8_t cls) const
     {
         return false;
     }
-    return m_shared[i] == 0 || m_shared[i] + m_xonOffset <= GetThreshold();
+    return m_shared[i] == 0 || m_shared[i] + m_xonOffset <= GetThreshold(port);
 }
 
 void

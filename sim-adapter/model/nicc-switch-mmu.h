@@ -35,6 +35,7 @@
 #ifndef NICC_SWITCH_MMU_H
 #define NICC_SWITCH_MMU_H
 
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
@@ -73,8 +74,9 @@ class NiccSwitchMmu : public Object
     /// Register a port; its lossless classes reserve `headroomBytes` + the
     /// HeadroomExtra attribute each (only when PFC is enabled). `maxFrameBytes`
     /// is the largest frame the port can receive (for MinShared). Returns the
-    /// port index (0, 1, ...).
-    uint32_t AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes = 0);
+    /// port index (0, 1, ...). `portBps` scales the port's alpha when
+    /// PfcAlphaReferenceRate is set (see GetPortAlpha).
+    uint32_t AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes = 0, uint64_t portBps = 0);
     uint32_t GetNPorts() const { return m_nPorts; }
 
     /// Account a packet arriving on (port, cls).
@@ -89,8 +91,14 @@ class NiccSwitchMmu : public Object
     /// (port * MAX_CLASSES + cls) of every paused pair, for XON scans.
     const std::vector<uint32_t>& GetPausedList() const { return m_pausedList; }
 
-    /// Current dynamic threshold T in bytes.
+    /// Current dynamic threshold T in bytes (PfcAlpha, no per-port scaling).
     uint64_t GetThreshold() const;
+    /// T of an ingress port: GetPortAlpha(port) * (SharedSize - SharedUsed).
+    uint64_t GetThreshold(uint32_t port) const;
+    /// PfcAlpha doubled once per halving of the port rate that is still above
+    /// PfcAlphaReferenceRate, while below 1 (the HPCC simulator's pfc_a_shift);
+    /// PfcAlpha when the reference rate is 0.
+    double GetPortAlpha(uint32_t port) const { return m_alpha * m_alphaScale[port]; }
     uint64_t GetSharedSize() const;
     uint64_t GetSharedUsed() const { return m_sharedUsed; }
     uint64_t GetHeadroomUsedTotal() const { return m_headroomUsedTotal; }
@@ -150,6 +158,8 @@ class NiccSwitchMmu : public Object
     double m_headroomDelayFactor{2.0};
     uint32_t m_headroomFrames{2};
     uint64_t m_headroomFixed{0};
+    DataRate m_alphaReference{0};    ///< Attribute PfcAlphaReferenceRate
+    std::vector<double> m_alphaScale; ///< per port: 2^doublings
 };
 
 } // namespace ns3

@@ -181,7 +181,9 @@ NiccSwitchNode::AddPort(Ptr<NiccNetDevice> dev)
     const uint32_t mtuFrame = dev->GetMtu() + NiccRoceHeader::BASE_SIZE +
                               static_cast<uint32_t>(nicc::IntStackBytes(nicc::kIntMaxHops));
     const uint32_t mmuPort =
-        m_mmu->AddPort(m_mmu->ComputeHeadroom(bps, dev->GetPropagationDelay(), mtuFrame), mtuFrame);
+        m_mmu->AddPort(m_mmu->ComputeHeadroom(bps, dev->GetPropagationDelay(), mtuFrame),
+                       mtuFrame,
+                       bps);
     NS_ABORT_MSG_UNLESS(mmuPort == port, "MMU and switch port numbering diverged");
     NiccRedParams red = NiccRedParams::ScaledForRate(bps);
     red.kminBytes = m_kminBytes ? m_kminBytes : red.kminBytes;

@@ -8,6 +8,8 @@
  *   - AckHighPriority: ACKs enter the switch in class 0 (true) or in the data
  *     class (false), every flow completes either way;
  *   - every new key reaches its model Attribute;
+ *   - per-port alpha from PfcAlphaReferenceRate (the HPCC simulator's
+ *     pfc_a_shift), and admission under it;
  *   - switch tiers (fat-tree ToR 1, agg 2, core 3) and buffers per tier;
  *   - ecn_map: parse errors name entry and field; per-rate thresholds on
  *     every port, and a port rate without an entry is refused.
@@ -15,6 +17,7 @@
  *   ./nicc-sim-test-runner --suite=nicc-switch-knobs --verbose
  */
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/nicc-module.h"
 #include "ns3/string.h"
@@ -201,7 +204,8 @@ class KeysReachModelTest : public TestCase
         bool ok = s.Select("incast", &err);
         for (const char* kv : {"xon_offset_bytes=3072", "pfc_alpha=0.25", "pfc_pause_quanta=1000",
                                "headroom_bytes=50000", "headroom_extra_bytes=7",
-                               "pfc_pause_until_resume=true", "extra_wire_bytes=20"})
+                               "pfc_pause_until_resume=true", "extra_wire_bytes=20",
+                               "pfc_alpha_ref_rate=50Gbps"})
         {
             ok = ok && s.SetPair(kv, &err);
         }
@@ -218,6 +222,7 @@ class KeysReachModelTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(u.Get(), 3072u, "xon_offset_bytes");
         mmu->GetAttribute("PfcAlpha", d);
         NS_TEST_EXPECT_MSG_EQ_TOL(d.Get(), 0.25, 1e-12, "pfc_alpha");
+        NS_TEST_EXPECT_MSG_EQ_TOL(mmu->GetPortAlpha(0), 0.5, 1e-12, "pfc_alpha_ref_rate: 100 G = 2 x 50 G");
         NS_TEST_EXPECT_MSG_EQ(mmu->GetHeadroomSize(0), 50007u, "headroom_bytes + headroom_extra_bytes");
         t.sw->GetAttribute("PauseQuanta", u);
         NS_TEST_EXPECT_MSG_EQ(u.Get(), 1000u, "pfc_pause_quanta");
@@ -352,6 +357,51 @@ class EcnMapTest : public TestCase
     }
 };
 
+class AlphaPerRateTest : public TestCase
+{
+  public:
+    AlphaPerRateTest()
+        : TestCase("PfcAlphaReferenceRate: alpha doubles per factor 2 of port rate, up to 1")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<NiccSwitchMmu> mmu = CreateObject<NiccSwitchMmu>();
+        mmu->SetAttribute("BufferSize", UintegerValue(1000000));
+        mmu->SetAttribute("PfcEnabled", BooleanValue(false)); // whole buffer shared
+        mmu->SetAttribute("PfcAlphaReferenceRate", DataRateValue(DataRate("100Gbps")));
+        const uint64_t rates[] = {25000000000ull, 100000000000ull, 200000000000ull,
+                                  400000000000ull, 1600000000000ull};
+        for (uint64_t bps : rates)
+        {
+            mmu->AddPort(0, 0, bps);
+        }
+        const double want[] = {0.125, 0.125, 0.25, 0.5, 1.0}; // HPCC: shift 3, 3, 2, 1, 0
+        for (uint32_t p = 0; p < 5; ++p)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(mmu->GetPortAlpha(p), want[p], 1e-12, "port " << p);
+            NS_TEST_EXPECT_MSG_EQ(mmu->GetThreshold(p),
+                                  static_cast<uint64_t>(want[p] * 1000000),
+                                  "T of port " << p);
+        }
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetThreshold(), 125000u, "the unscaled T");
+        // Admission follows the port's T: 600 x 1000 B fit under 1/2 at port 3
+        // only while 0.5 * (1 MB - used) allows: q <= 0.5 (1e6 - q) -> 333 packets.
+        uint32_t admitted = 0;
+        while (mmu->Admit(3, 1, 1000) == NiccSwitchMmu::ADMIT_SHARED && admitted < 1000)
+        {
+            ++admitted;
+        }
+        NS_TEST_EXPECT_MSG_EQ(admitted, 333u, "closed form of q + 1000 <= 0.5 (1e6 - q)");
+
+        Ptr<NiccSwitchMmu> flat = CreateObject<NiccSwitchMmu>();
+        flat->AddPort(0, 0, 400000000000ull);
+        NS_TEST_EXPECT_MSG_EQ_TOL(flat->GetPortAlpha(0), 0.125, 1e-12, "no reference: PfcAlpha");
+    }
+};
+
 class NiccSwitchKnobsTestSuite : public TestSuite
 {
   public:
@@ -364,6 +414,7 @@ class NiccSwitchKnobsTestSuite : public TestSuite
         AddTestCase(new KeysReachModelTest, TestCase::QUICK);
         AddTestCase(new TierBufferTest, TestCase::QUICK);
         AddTestCase(new EcnMapTest, TestCase::QUICK);
+        AddTestCase(new AlphaPerRateTest, TestCase::QUICK);
     }
 };
 
