@@ -51,8 +51,12 @@ NiccDescribeBufferNeed(Ptr<NiccSwitchNode> sw)
         os << "largest " << Grouped(maxHeadroom) << " B, " << Grouped(total)
            << " B summed over ports";
     }
-    os << "; 2 x rate x delay + 2 maximum frames + headroom_extra_bytes) + "
-       << Grouped(mmu->GetMinSharedBytes())
+    os << "; 2 x rate x delay + 2 maximum frames + headroom_extra_bytes) + ";
+    if (mmu->GetReserveTotal() > 0)
+    {
+        os << Grouped(mmu->GetReserveTotal()) << " B of per-(port, class) reserve + ";
+    }
+    os << Grouped(mmu->GetMinSharedBytes())
        << " B of shared pool (one maximum frame per port); buffer_bytes is "
        << Grouped(mmu->GetBufferSize()) << " B";
     return os.str();

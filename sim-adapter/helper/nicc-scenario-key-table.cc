@@ -154,6 +154,8 @@ AttributeKeyRows()
     {"ack_high_priority", &NiccNic::GetTypeId, "AckHighPriority", nullptr, ""},
     {"extra_wire_bytes", &NiccNetDevice::GetTypeId, "ExtraWireBytes", nullptr, ""},
     {"pfc_alpha_ref_rate", &NiccSwitchMmu::GetTypeId, "PfcAlphaReferenceRate", nullptr, ""},
+    {"pfc_reserve_bytes", &NiccSwitchMmu::GetTypeId, "ReserveBytes", nullptr, ""},
+    {"pfc_xoff_at_threshold", &NiccSwitchMmu::GetTypeId, "XoffAtThreshold", nullptr, ""},
 };
     return rows;
 }

@@ -89,7 +89,20 @@ NiccSwitchMmu::GetTypeId()
                           "Read when a port is added.",
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&NiccSwitchMmu::m_alphaReference),
-                          MakeDataRateChecker());
+                          MakeDataRateChecker())
+            .AddAttribute("ReserveBytes",
+                          "Bytes each (ingress port, data class) may hold before it uses "
+                          "the shared pool, reserved out of the buffer (the HPCC "
+                          "simulator: 4096); XOFF/XON look at the bytes above it.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_reserve),
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 32))
+            .AddAttribute("XoffAtThreshold",
+                          "XOFF when shared(i,c) >= T (the HPCC simulator) instead of "
+                          "shared(i,c) > T.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NiccSwitchMmu::m_xoffAtThreshold),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -143,6 +156,7 @@ NiccSwitchMmu::AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes, uint64_t 
     m_headroomSize.push_back(headroomBytes + m_headroomExtra);
     m_reservedHeadroom += headroomBytes + m_headroomExtra;
     m_shared.resize(m_nPorts * MAX_CLASSES, 0);
+    m_reserveUsed.resize(m_nPorts * MAX_CLASSES, 0);
     m_headroomUsed.resize(m_nPorts * MAX_CLASSES, 0);
     m_paused.resize(m_nPorts * MAX_CLASSES, false);
     return port;
@@ -158,7 +172,7 @@ NiccSwitchMmu::GetHeadroomMax() const
 uint64_t
 NiccSwitchMmu::GetRequiredBufferBytes() const
 {
-    return GetLosslessClasses() * m_reservedHeadroom + m_maxFrameTotal;
+    return GetLosslessClasses() * m_reservedHeadroom + GetReserveTotal() + m_maxFrameTotal;
 }
 
 bool
@@ -168,7 +182,7 @@ NiccSwitchMmu::FitHeadroomToBuffer()
     {
         return true;
     }
-    if (m_bufferSize < m_maxFrameTotal)
+    if (m_bufferSize < m_maxFrameTotal + GetReserveTotal())
     {
         return false;
     }
@@ -176,7 +190,8 @@ NiccSwitchMmu::FitHeadroomToBuffer()
     // ports times the classes stays within the budget. The factor is applied
     // in double (products of two 64-bit sizes could overflow); its rounding
     // error is below one byte per port, taken back by the loop after.
-    const uint64_t budget = (m_bufferSize - m_maxFrameTotal) / GetLosslessClasses();
+    const uint64_t budget =
+        (m_bufferSize - m_maxFrameTotal - GetReserveTotal()) / GetLosslessClasses();
     const double factor =
         static_cast<double>(budget) / static_cast<double>(m_reservedHeadroom);
     m_reservedHeadroom = 0;
@@ -201,7 +216,8 @@ NiccSwitchMmu::FitHeadroomToBuffer()
 uint64_t
 NiccSwitchMmu::GetSharedSize() const
 {
-    const uint64_t reserved = m_pfcEnabled ? m_reservedHeadroom * (m_numClasses - 1) : 0;
+    const uint64_t reserved =
+        (m_pfcEnabled ? m_reservedHeadroom * (m_numClasses - 1) : 0) + GetReserveTotal();
     return reserved < m_bufferSize ? m_bufferSize - reserved : 0;
 }
 
@@ -239,6 +255,11 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         m_sharedUsed += bytes;
         return ADMIT_SHARED;
     }
+    if (m_reserveUsed[i] + bytes <= m_reserve)
+    {
+        m_reserveUsed[i] += bytes;
+        return ADMIT_RESERVE;
+    }
     const bool underThreshold = m_shared[i] + bytes <= GetThreshold(port);
     // Once a pair is using headroom it stays there until XON, so packets of
     // one ingress are not reordered between the two pools' accounting.
@@ -272,9 +293,12 @@ NiccSwitchMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
     m_headroomUsed[i] -= fromHeadroom;
     m_headroomUsedTotal -= fromHeadroom;
     left -= fromHeadroom;
-    NS_ABORT_MSG_UNLESS(left <= m_shared[i], "MMU release underflow");
-    m_shared[i] -= left;
-    m_sharedUsed -= left;
+    const uint64_t fromShared = std::min<uint64_t>(left, m_shared[i]);
+    m_shared[i] -= fromShared;
+    m_sharedUsed -= fromShared;
+    left -= fromShared;
+    NS_ABORT_MSG_UNLESS(left <= m_reserveUsed[i], "MMU release underflow");
+    m_reserveUsed[i] -= left;
 }
 
 bool
@@ -285,7 +309,9 @@ NiccSwitchMmu::NeedPause(uint32_t port, uint8_t cls) const
         return false;
     }
     const uint32_t i = Idx(port, cls);
-    return !m_paused[i] && (m_headroomUsed[i] > 0 || m_shared[i] > GetThreshold(port));
+    const uint64_t t = GetThreshold(port);
+    const bool over = m_xoffAtThreshold ? m_shared[i] >= t : m_shared[i] > t;
+    return !m_paused[i] && (m_headroomUsed[i] > 0 || over);
 }
 
 bool

@@ -20,11 +20,16 @@
  *              headroom of (i,c) and a pause is due; drop if headroom is full.
  *   XON  when  headroom(i,c) == 0 and
  *              (shared(i,c) + XonOffset <= T  or  shared(i,c) == 0).
+ * With ReserveBytes > 0 each (port, data class) first fills its own reserve
+ * (outside the pool; SharedSize shrinks by ReserveBytes x ports x data
+ * classes) and releases it last; with XoffAtThreshold XOFF is due at
+ * shared(i,c) >= T (the HPCC simulator) instead of > T.
  * Class 0 (control) is never paused: admitted while the shared pool has room.
  * With PFC off, data classes are lossy: drop when shared(i,c) + bytes > T.
  *
  * Lossless budget (checked before a run, NiccCheckLosslessBuffer):
  *   RequiredBuffer = LosslessClasses * sum over ports Headroom(port)
+ *                  + ReserveBytes * ports * data classes
  *                  + MinShared,   MinShared = sum over ports MaxFrame(port)
  * (the shared pool must hold at least one maximum frame per port so control
  * packets and the first data packet of every ingress find room). A buffer
@@ -59,6 +64,7 @@ class NiccSwitchMmu : public Object
         ADMIT_HEADROOM = 1,
         DROP = 2,          ///< no room (control: pool full; lossy: over T)
         DROP_HEADROOM = 3, ///< lossless class whose headroom ran over
+        ADMIT_RESERVE = 4, ///< into the (port, class) reserve (ReserveBytes)
     };
 
     static TypeId GetTypeId();
@@ -103,6 +109,12 @@ class NiccSwitchMmu : public Object
     uint64_t GetSharedUsed() const { return m_sharedUsed; }
     uint64_t GetHeadroomUsedTotal() const { return m_headroomUsedTotal; }
     uint64_t GetIngressShared(uint32_t port, uint8_t cls) const { return m_shared[Idx(port, cls)]; }
+    uint64_t GetIngressReserve(uint32_t port, uint8_t cls) const
+    {
+        return m_reserveUsed[Idx(port, cls)];
+    }
+    /// ReserveBytes x ports x data classes: taken from the buffer before the pool.
+    uint64_t GetReserveTotal() const { return m_reserve * m_nPorts * (m_numClasses - 1); }
     uint64_t GetIngressHeadroom(uint32_t port, uint8_t cls) const
     {
         return m_headroomUsed[Idx(port, cls)];
@@ -160,6 +172,9 @@ class NiccSwitchMmu : public Object
     uint64_t m_headroomFixed{0};
     DataRate m_alphaReference{0};    ///< Attribute PfcAlphaReferenceRate
     std::vector<double> m_alphaScale; ///< per port: 2^doublings
+    uint64_t m_reserve{0};             ///< Attribute ReserveBytes
+    bool m_xoffAtThreshold{false};     ///< Attribute XoffAtThreshold
+    std::vector<uint64_t> m_reserveUsed; ///< per (port, class)
 };
 
 } // namespace ns3

@@ -10,6 +10,8 @@
  *   - every new key reaches its model Attribute;
  *   - per-port alpha from PfcAlphaReferenceRate (the HPCC simulator's
  *     pfc_a_shift), and admission under it;
+ *   - ReserveBytes (fills first, releases last, out of the buffer) and
+ *     XoffAtThreshold (XOFF at shared == T);
  *   - switch tiers (fat-tree ToR 1, agg 2, core 3) and buffers per tier;
  *   - ecn_map: parse errors name entry and field; per-rate thresholds on
  *     every port, and a port rate without an entry is refused.
@@ -205,7 +207,8 @@ class KeysReachModelTest : public TestCase
         for (const char* kv : {"xon_offset_bytes=3072", "pfc_alpha=0.25", "pfc_pause_quanta=1000",
                                "headroom_bytes=50000", "headroom_extra_bytes=7",
                                "pfc_pause_until_resume=true", "extra_wire_bytes=20",
-                               "pfc_alpha_ref_rate=50Gbps"})
+                               "pfc_alpha_ref_rate=50Gbps", "pfc_reserve_bytes=4096",
+                               "pfc_xoff_at_threshold=true"})
         {
             ok = ok && s.SetPair(kv, &err);
         }
@@ -223,6 +226,9 @@ class KeysReachModelTest : public TestCase
         mmu->GetAttribute("PfcAlpha", d);
         NS_TEST_EXPECT_MSG_EQ_TOL(d.Get(), 0.25, 1e-12, "pfc_alpha");
         NS_TEST_EXPECT_MSG_EQ_TOL(mmu->GetPortAlpha(0), 0.5, 1e-12, "pfc_alpha_ref_rate: 100 G = 2 x 50 G");
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetReserveTotal(), 2u * 4096u, "pfc_reserve_bytes, 2 ports");
+        mmu->GetAttribute("XoffAtThreshold", b);
+        NS_TEST_EXPECT_MSG_EQ(b.Get(), true, "pfc_xoff_at_threshold");
         NS_TEST_EXPECT_MSG_EQ(mmu->GetHeadroomSize(0), 50007u, "headroom_bytes + headroom_extra_bytes");
         t.sw->GetAttribute("PauseQuanta", u);
         NS_TEST_EXPECT_MSG_EQ(u.Get(), 1000u, "pfc_pause_quanta");
@@ -402,6 +408,62 @@ class AlphaPerRateTest : public TestCase
     }
 };
 
+class ReserveAndXoffRuleTest : public TestCase
+{
+  public:
+    ReserveAndXoffRuleTest()
+        : TestCase("ReserveBytes fills first, leaves last, is taken from the buffer; "
+                   "XoffAtThreshold pauses at shared == T")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<NiccSwitchMmu> mmu = CreateObject<NiccSwitchMmu>();
+        mmu->SetAttribute("BufferSize", UintegerValue(100000));
+        mmu->SetAttribute("PfcAlpha", DoubleValue(1.0));
+        mmu->SetAttribute("ReserveBytes", UintegerValue(4096));
+        mmu->AddPort(10000, 1000);
+        mmu->AddPort(10000, 1000);
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetReserveTotal(), 8192u, "4096 x 2 ports x 1 data class");
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetSharedSize(), 100000u - 20000u - 8192u, "");
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetRequiredBufferBytes(), 20000u + 8192u + 2000u, "");
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(mmu->Admit(0, 1, 1000), NiccSwitchMmu::ADMIT_RESERVE, "packet " << k);
+        }
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetIngressShared(0, 1), 0u, "pool untouched");
+        NS_TEST_EXPECT_MSG_EQ(mmu->Admit(0, 1, 1000), NiccSwitchMmu::ADMIT_SHARED, "5th: 5000 > 4096");
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetSharedUsed(), 1000u, "");
+        mmu->Release(0, 1, 1000);
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetSharedUsed(), 0u, "the pool is released first");
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetIngressReserve(0, 1), 4000u, "the reserve last");
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            mmu->Release(0, 1, 1000);
+        }
+        NS_TEST_EXPECT_MSG_EQ(mmu->GetIngressReserve(0, 1), 0u, "");
+
+        // XOFF at the threshold: 1 port, no headroom or reserve, buffer 10 000,
+        // alpha 1: q + 1000 <= 10 000 - q admits 5 packets; then q = T = 5000.
+        for (bool atT : {false, true})
+        {
+            Ptr<NiccSwitchMmu> m = CreateObject<NiccSwitchMmu>();
+            m->SetAttribute("BufferSize", UintegerValue(10000));
+            m->SetAttribute("PfcAlpha", DoubleValue(1.0));
+            m->SetAttribute("XoffAtThreshold", BooleanValue(atT));
+            m->AddPort(0, 0);
+            for (uint32_t k = 0; k < 5; ++k)
+            {
+                NS_TEST_EXPECT_MSG_EQ(m->Admit(0, 1, 1000), NiccSwitchMmu::ADMIT_SHARED, "packet " << k);
+            }
+            NS_TEST_EXPECT_MSG_EQ(m->GetThreshold(0), 5000u, "");
+            NS_TEST_EXPECT_MSG_EQ(m->NeedPause(0, 1), atT, "shared == T");
+        }
+    }
+};
+
 class NiccSwitchKnobsTestSuite : public TestSuite
 {
   public:
@@ -415,6 +477,7 @@ class NiccSwitchKnobsTestSuite : public TestSuite
         AddTestCase(new TierBufferTest, TestCase::QUICK);
         AddTestCase(new EcnMapTest, TestCase::QUICK);
         AddTestCase(new AlphaPerRateTest, TestCase::QUICK);
+        AddTestCase(new ReserveAndXoffRuleTest, TestCase::QUICK);
     }
 };
 
