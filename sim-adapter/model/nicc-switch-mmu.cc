@@ -182,9 +182,10 @@ NiccSwitchMmu::FitHeadroomToBuffer()
     {
         return true;
     }
-    if (m_bufferSize < m_maxFrameTotal + GetReserveTotal())
+    if (m_bufferSize < m_maxFrameTotal + GetReserveTotal() || GetLosslessClasses() == 0 ||
+        m_reservedHeadroom == 0)
     {
-        return false;
+        return false; // no headroom to take from, or not enough even without it
     }
     // Every headroom times budget / reserved, rounded down, so the sum over
     // ports times the classes stays within the budget. The factor is applied
