@@ -85,9 +85,11 @@ struct PauseMeter
                 paused = true;
                 since = now;
             }
-            until = now + PicoSeconds(static_cast<int64_t>(
-                              static_cast<double>(quanta) * 512.0 * 1e12 /
-                              static_cast<double>(dev->GetDataRate().GetBitRate())));
+            until = dev->GetPauseUntilResume()
+                        ? Time::Max()
+                        : now + PicoSeconds(static_cast<int64_t>(
+                                    static_cast<double>(quanta) * 512.0 * 1e12 /
+                                    static_cast<double>(dev->GetDataRate().GetBitRate())));
         }
         else if (paused)
         {
@@ -501,6 +503,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         nameAll(ls.spines, "spine");
         nameAll(ls.leaves, "leaf");
     }
+    if (!SetUpSwitches(fabric, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
     edgeOf.assign(NodeList::GetNNodes(), -1);
     for (uint32_t h = 0; h < nHosts; ++h)
     {
@@ -747,6 +754,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         r->pauseFrames += sw->GetPfcPauseSent();
         r->drops += sw->GetDrops();
+        r->dropsHeadroomOverflow += sw->GetHeadroomOverflowDrops();
         r->ecnMarked += sw->GetEcnMarked();
         r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
     }

@@ -127,6 +127,24 @@ ScenarioKeyRows()
      "are the topology file's node ids with topology=file, else host indices 0..hosts-1; "
      "sampling starts at the first flow's start when no generated workload runs; see "
      "docs/experiments.md"},
+    // Switch knobs and lossless checks
+    {"headroom_policy", "refuse|shrink", 0, 0, "refuse",
+     "pfc=true and a switch whose buffer_bytes cannot hold ports x lossless classes x headroom "
+     "+ one maximum frame per port: refuse the run (exit 2, naming the buffer needed) or "
+     "shrink the headroom to fit with a warning (overflow drops: drops_headroom_overflow)"},
+    {"buffer_bytes_edge", "uint", 0, 1099511627776.0, "0",
+     "buffer of edge switches (a host attached: leaves, ToRs, rail switches); 0 = buffer_bytes"},
+    {"buffer_bytes_agg", "uint", 0, 1099511627776.0, "0",
+     "buffer of aggregation switches (one switch hop from an edge switch: fat-tree aggs, "
+     "leaf-spine spines); 0 = buffer_bytes"},
+    {"buffer_bytes_core", "uint", 0, 1099511627776.0, "0",
+     "buffer of core switches (two or more switch hops from an edge switch: fat-tree cores); "
+     "0 = buffer_bytes"},
+    {"ecn_map", "string", 0, 0, "",
+     "RED/ECN thresholds per port rate, 'RATE:KMIN:KMAX:PMAX;...' (RATE in bit/s or with a unit, "
+     "25Gbps; KMIN/KMAX in KB of 1000 B; the HPCC simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP in one "
+     "table); every port rate in use needs an entry; overrides ecn_kmin_bytes/ecn_kmax_bytes/"
+     "ecn_pmax; empty = off"},
 };
     return rows;
 }
@@ -149,6 +167,20 @@ AttributeKeyRows()
     {"sr_nack_threshold", &NiccNic::GetTypeId, "SrNackThreshold", "255", ""},
     {"int_single_path", &NiccNic::GetTypeId, "IntProbeSinglePath", nullptr, ""},
     {"rto_us", &NiccNic::GetTypeId, "RetxTimeout", nullptr, "us"},
+    // Switch knobs and lossless checks
+    {"headroom_extra_bytes", &NiccSwitchMmu::GetTypeId, "HeadroomExtra", nullptr, ""},
+    {"headroom_delay_factor", &NiccSwitchMmu::GetTypeId, "HeadroomDelayFactor", nullptr, ""},
+    {"headroom_frames", &NiccSwitchMmu::GetTypeId, "HeadroomFrames", nullptr, ""},
+    {"headroom_bytes", &NiccSwitchMmu::GetTypeId, "HeadroomFixed", nullptr, ""},
+    {"xon_offset_bytes", &NiccSwitchMmu::GetTypeId, "XonOffset", nullptr, ""},
+    {"pfc_alpha", &NiccSwitchMmu::GetTypeId, "PfcAlpha", nullptr, ""},
+    {"pfc_pause_quanta", &NiccSwitchNode::GetTypeId, "PauseQuanta", nullptr, ""},
+    {"pfc_pause_until_resume", &NiccNetDevice::GetTypeId, "PauseUntilResume", nullptr, ""},
+    {"ack_high_priority", &NiccNic::GetTypeId, "AckHighPriority", nullptr, ""},
+    {"extra_wire_bytes", &NiccNetDevice::GetTypeId, "ExtraWireBytes", nullptr, ""},
+    {"pfc_alpha_ref_rate", &NiccSwitchMmu::GetTypeId, "PfcAlphaReferenceRate", nullptr, ""},
+    {"pfc_reserve_bytes", &NiccSwitchMmu::GetTypeId, "ReserveBytes", nullptr, ""},
+    {"pfc_xoff_at_threshold", &NiccSwitchMmu::GetTypeId, "XoffAtThreshold", nullptr, ""},
 };
     return rows;
 }

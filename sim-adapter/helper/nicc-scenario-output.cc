@@ -427,6 +427,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
                         {"pooled", false}};
     j["pfc"] = {{"pause_frames", r.pauseFrames}};
     j["drops"] = r.drops;
+    j["drops_headroom_overflow"] = r.dropsHeadroomOverflow;
     j["ecn"] = {{"marked", r.ecnMarked},
                 {"marked_fraction",
                  r.dataPackets ? static_cast<double>(r.ecnMarked) / static_cast<double>(r.dataPackets)

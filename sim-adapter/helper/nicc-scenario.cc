@@ -6,6 +6,8 @@
 
 #include "nicc-fabric-helper.h"
 #include "nicc-hpcc-output.h"
+#include "nicc-lossless-check.h"
+#include "nicc-switch-setup.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -327,6 +329,11 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     }
     NiccIncastTopology t =
         fabric.BuildIncast(senders, DataRate(static_cast<uint64_t>(bps)), delay);
+    if (!SetUpSwitches(fabric, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
     // Fixed RNG streams: a run depends on RngSeed / RngRun and the keys
     // only, not on what ran before it in the same process.
     t.sw->AssignStreams(0);
@@ -400,6 +407,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     r->queueMaxExact = t.sw->GetMaxQueueBytes();
     r->pauseFrames = t.sw->GetPfcPauseSent();
     r->drops = t.sw->GetDrops();
+    r->dropsHeadroomOverflow = t.sw->GetHeadroomOverflowDrops();
     r->ecnMarked = t.sw->GetEcnMarked();
     std::vector<Ptr<Node>> hosts = t.senders;
     hosts.push_back(t.receiver);
@@ -424,6 +432,40 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     Simulator::Destroy();
     r->wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    return true;
+}
+
+bool
+NiccScenario::SetUpSwitches(const NiccFabricHelper& fabric, std::string* error) const
+{
+    std::vector<NiccEcnMapEntry> ecnMap;
+    std::string why;
+    if (!NiccParseEcnMap(Get("ecn_map"), &ecnMap, &why))
+    {
+        *error = "key 'ecn_map': " + why;
+        return false;
+    }
+    NiccApplyTierBuffers(fabric.GetSwitches(),
+                         U("buffer_bytes_edge"),
+                         U("buffer_bytes_agg"),
+                         U("buffer_bytes_core"));
+    if (!NiccApplyEcnMap(fabric.GetSwitches(), ecnMap, &why))
+    {
+        *error = "key 'ecn_map': " + why;
+        return false;
+    }
+    std::string warning;
+    const NiccHeadroomPolicy policy =
+        Get("headroom_policy") == "shrink" ? NiccHeadroomPolicy::SHRINK : NiccHeadroomPolicy::REFUSE;
+    if (!NiccCheckLosslessBuffer(fabric.GetSwitches(), policy, error, &warning))
+    {
+        return false;
+    }
+    std::istringstream lines(warning);
+    for (std::string line; std::getline(lines, line);)
+    {
+        std::fprintf(stderr, "nicc-sim: %s\n", line.c_str());
+    }
     return true;
 }
 

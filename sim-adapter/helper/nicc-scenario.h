@@ -159,6 +159,9 @@ struct NiccScenarioResult
     std::vector<std::vector<double>> seriesGbpsByKind; ///< [window][kind] goodput, Gb/s
     std::vector<uint64_t> hostDownQueueSamples; ///< leaf egress ports to hosts only
 
+    // Lossless checks (all scenarios).
+    uint64_t dropsHeadroomOverflow{0}; ///< lossless data over a shrunk headroom (in drops too)
+
     /// Nearest-rank percentile of a sample vector; 0 if empty.
     static uint64_t Percentile(std::vector<uint64_t> v, double q);
     /// Nearest-rank percentile of the slowdowns of completed flows with
@@ -277,6 +280,13 @@ class NiccScenario
     std::vector<std::string> m_aliasesUsed;
     std::set<std::string> m_userSet; ///< keys Set since Select() (a compat preset leaves them)
     bool m_progress{false};
+
+    /// After the switches are built: per-tier buffers (buffer_bytes_edge /
+    /// _agg / _core), per-rate ECN thresholds (ecn_map), then the buffer check
+    /// of lossless switches (NiccCheckLosslessBuffer) under key
+    /// headroom_policy; warnings go to stderr. False with *error naming the
+    /// key when the configuration is refused.
+    bool SetUpSwitches(const NiccFabricHelper& fabric, std::string* error) const;
 };
 
 } // namespace ns3

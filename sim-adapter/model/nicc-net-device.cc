@@ -10,6 +10,7 @@
 #include "nicc-rocev2-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
@@ -52,6 +53,14 @@ NiccNetDevice::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&NiccNetDevice::m_extraWireBytes),
                           MakeUintegerChecker<uint32_t>(0, 1024))
+            .AddAttribute("PauseUntilResume",
+                          "A received PFC XOFF holds its class until a resume frame "
+                          "(quanta 0), ignoring its pause time (the HPCC simulator's "
+                          "QbbNetDevice); false = the pause expires after its quanta "
+                          "(IEEE 802.1Qbb).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NiccNetDevice::m_pauseUntilResume),
+                          MakeBooleanChecker())
             .AddTraceSource("Tx",
                             "A frame starts transmission.",
                             MakeTraceSourceAccessor(&NiccNetDevice::m_txTrace),
@@ -293,6 +302,11 @@ NiccNetDevice::HandlePfc(Ptr<Packet> p)
             continue;
         }
         ++m_pfcPauseRx;
+        if (m_pauseUntilResume)
+        {
+            m_pausedUntil[cls] = Time::Max(); // until a resume frame (quanta 0)
+            continue;
+        }
         // One quantum is 512 bit times of this link.
         const Time pause = m_bps.CalculateBytesTxTime(64u * quanta);
         m_pausedUntil[cls] = now + pause;

@@ -82,6 +82,8 @@ class NiccNetDevice : public NetDevice
 
     /// True while a PFC pause received for `cls` is in force.
     bool IsPaused(uint8_t cls) const { return Simulator::Now() < m_pausedUntil[cls]; }
+    /// Attribute PauseUntilResume: an XOFF holds until XON, its quanta ignored.
+    bool GetPauseUntilResume() const { return m_pauseUntilResume; }
     uint64_t GetQueueBytes(uint8_t cls) const { return m_queueBytes[cls]; }
     uint64_t GetTotalQueueBytes() const { return m_totalQueueBytes; }
     uint32_t GetQueuePackets(uint8_t cls) const
@@ -178,6 +180,7 @@ class NiccNetDevice : public NetDevice
     uint64_t m_carryPs{0}; ///< wire time not yet accounted (< one step)
     uint64_t m_pfcPauseRx{0};
     uint64_t m_pfcPauseTx{0};
+    bool m_pauseUntilResume{false}; ///< Attribute PauseUntilResume
 
     EgressCallback m_egressCb;
     NiccReceiveCallback m_niccRxCb;

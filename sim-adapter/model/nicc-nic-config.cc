@@ -232,7 +232,8 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                       Field<TimeValue>(of, &NiccNicConfig::rto),
                       MakeTimeChecker(MicroSeconds(1)))
         .AddAttribute("DataPriority",
-                      "Traffic class of DATA packets (ACK/NACK/CNP use class 0).",
+                      "Traffic class of DATA packets (CNPs use class 0; ACK/NACK too unless "
+                      "AckHighPriority is false).",
                       UintegerValue(1),
                       Field<UintegerValue>(of, &NiccNicConfig::dataPriority),
                       MakeUintegerChecker<uint8_t>(1, NiccNetDevice::MAX_CLASSES - 1))
@@ -266,7 +267,15 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                       "Payload bytes of a full DATA packet; 0 = the device MTU.",
                       UintegerValue(0),
                       Field<UintegerValue>(of, &NiccNicConfig::payloadSize),
-                      MakeUintegerChecker<uint32_t>(0, 9216));
+                      MakeUintegerChecker<uint32_t>(0, 9216))
+        .AddAttribute("AckHighPriority",
+                      "ACK and NACK in the strict-priority control class 0, never paused "
+                      "(true), or in the data class DataPriority, sharing its queues, "
+                      "buffer admission and PFC pauses (false: the HPCC simulator's "
+                      "ACK_HIGH_PRIO 0). CNPs always use class 0.",
+                      BooleanValue(true),
+                      Field<BooleanValue>(of, &NiccNicConfig::ackHighPriority),
+                      MakeBooleanChecker());
 }
 
 bool

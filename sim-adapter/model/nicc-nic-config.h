@@ -93,6 +93,7 @@ struct NiccNicConfig
     uint32_t payloadSize{0};
     bool intProbeSinglePath{false};
     uint32_t srNackThreshold{1};
+    bool ackHighPriority{true};
 };
 
 } // namespace ns3

@@ -186,7 +186,8 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
     h.SetSrc(m_node);
     h.SetDst(rx.src);
     h.SetSport(data.GetSport());
-    h.SetPriority(NiccNetDevice::CONTROL_CLASS);
+    const uint8_t cls = m_cfg->ackHighPriority ? NiccNetDevice::CONTROL_CLASS : m_cfg->dataPriority;
+    h.SetPriority(cls);
     h.SetQpn(rx.qpn);
     h.SetPsn(data.GetAux()); // echo of the send time
     h.SetAux(rx.rcvNxt);
@@ -211,7 +212,7 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
     {
         ++m_acksSent;
     }
-    m_dev->Enqueue(p, NiccNetDevice::CONTROL_CLASS);
+    m_dev->Enqueue(p, cls);
 }
 
 void

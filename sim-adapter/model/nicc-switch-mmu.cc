@@ -55,13 +55,54 @@ NiccSwitchMmu::GetTypeId()
                           "of the upstream device, cable slack).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&NiccSwitchMmu::m_headroomExtra),
-                          MakeUintegerChecker<uint64_t>())
+                          // 2^40: sums over ports and classes stay far below 2^64.
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 40))
             .AddAttribute("NumClasses",
                           "Priority classes per port (must match the ports' NumClasses); "
                           "classes 1.. are lossless when PFC is enabled.",
                           UintegerValue(2),
                           MakeUintegerAccessor(&NiccSwitchMmu::m_numClasses),
-                          MakeUintegerChecker<uint32_t>(2, MAX_CLASSES));
+                          MakeUintegerChecker<uint32_t>(2, MAX_CLASSES))
+            .AddAttribute("HeadroomDelayFactor",
+                          "PFC headroom per (port, class): this many link delays' worth of "
+                          "data at the port rate (2: the pause travelling up + the data "
+                          "already on the cable; the HPCC simulator uses 3).",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&NiccSwitchMmu::m_headroomDelayFactor),
+                          MakeDoubleChecker<double>(0.0, 64.0))
+            .AddAttribute("HeadroomFrames",
+                          "PFC headroom per (port, class): plus this many maximum frames "
+                          "(MTU + header + full INT stack; the HPCC simulator adds none).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_headroomFrames),
+                          MakeUintegerChecker<uint32_t>(0, 64))
+            .AddAttribute("HeadroomFixed",
+                          "PFC headroom per (port, class) in bytes for every port, instead "
+                          "of the rate x delay formula; 0 = use the formula.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_headroomFixed),
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 40))
+            .AddAttribute("PfcAlphaReferenceRate",
+                          "Per-port alpha: a port faster than this rate gets PfcAlpha "
+                          "doubled once per factor 2 (while alpha < 1), as the HPCC "
+                          "simulator does above the NIC rate; 0 = PfcAlpha on every port. "
+                          "Read when a port is added.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&NiccSwitchMmu::m_alphaReference),
+                          MakeDataRateChecker())
+            .AddAttribute("ReserveBytes",
+                          "Bytes each (ingress port, data class) may hold before it uses "
+                          "the shared pool, reserved out of the buffer (the HPCC "
+                          "simulator: 4096); XOFF/XON look at the bytes above it.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchMmu::m_reserve),
+                          MakeUintegerChecker<uint64_t>(0, uint64_t{1} << 32))
+            .AddAttribute("XoffAtThreshold",
+                          "XOFF when shared(i,c) >= T (the HPCC simulator) instead of "
+                          "shared(i,c) > T.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NiccSwitchMmu::m_xoffAtThreshold),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -85,23 +126,108 @@ NiccSwitchMmu::HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes)
     return static_cast<uint64_t>(inflight + 0.5) + 2ULL * mtuFrameBytes;
 }
 
+uint64_t
+NiccSwitchMmu::ComputeHeadroom(uint64_t bps, Time delay, uint32_t mtuFrameBytes) const
+{
+    if (m_headroomFixed > 0)
+    {
+        return m_headroomFixed;
+    }
+    const double inflight =
+        m_headroomDelayFactor * static_cast<double>(bps) * delay.GetSeconds() / 8.0;
+    return static_cast<uint64_t>(inflight + 0.5) + uint64_t{m_headroomFrames} * mtuFrameBytes;
+}
+
 uint32_t
-NiccSwitchMmu::AddPort(uint64_t headroomBytes)
+NiccSwitchMmu::AddPort(uint64_t headroomBytes, uint32_t maxFrameBytes, uint64_t portBps)
 {
     const uint32_t port = m_nPorts++;
+    // HPCC's loop: while (rate > nic_rate && shift > 0) { shift--; rate /= 2; }.
+    // At most 64 halvings of a 64-bit rate.
+    double scale = 1.0;
+    const uint64_t reference = m_alphaReference.GetBitRate();
+    for (uint64_t bps = portBps; reference > 0 && bps > reference && m_alpha * scale < 1.0;
+         bps /= 2)
+    {
+        scale *= 2.0;
+    }
+    m_alphaScale.push_back(scale);
+    m_maxFrameTotal += maxFrameBytes;
     m_headroomSize.push_back(headroomBytes + m_headroomExtra);
     m_reservedHeadroom += headroomBytes + m_headroomExtra;
     m_shared.resize(m_nPorts * MAX_CLASSES, 0);
+    m_reserveUsed.resize(m_nPorts * MAX_CLASSES, 0);
     m_headroomUsed.resize(m_nPorts * MAX_CLASSES, 0);
     m_paused.resize(m_nPorts * MAX_CLASSES, false);
     return port;
 }
 
 uint64_t
+NiccSwitchMmu::GetHeadroomMax() const
+{
+    return m_headroomSize.empty() ? 0
+                                  : *std::max_element(m_headroomSize.begin(), m_headroomSize.end());
+}
+
+uint64_t
+NiccSwitchMmu::GetRequiredBufferBytes() const
+{
+    return GetLosslessClasses() * m_reservedHeadroom + GetReserveTotal() + m_maxFrameTotal;
+}
+
+bool
+NiccSwitchMmu::FitHeadroomToBuffer()
+{
+    if (GetRequiredBufferBytes() <= m_bufferSize)
+    {
+        return true;
+    }
+    if (m_bufferSize < m_maxFrameTotal + GetReserveTotal() || GetLosslessClasses() == 0 ||
+        m_reservedHeadroom == 0)
+    {
+        return false; // no headroom to take from, or not enough even without it
+    }
+    // Every headroom times budget / reserved, rounded down, so the sum over
+    // ports times the classes stays within the budget. The factor is applied
+    // in double (products of two 64-bit sizes could overflow); its rounding
+    // error is below one byte per port, taken back by the loop after.
+    const uint64_t budget =
+        (m_bufferSize - m_maxFrameTotal - GetReserveTotal()) / GetLosslessClasses();
+    const double factor =
+        static_cast<double>(budget) / static_cast<double>(m_reservedHeadroom);
+    m_reservedHeadroom = 0;
+    for (uint64_t& h : m_headroomSize)
+    {
+        h = static_cast<uint64_t>(static_cast<double>(h) * factor);
+        m_reservedHeadroom += h;
+    }
+    for (uint64_t& h : m_headroomSize)
+    {
+        if (m_reservedHeadroom <= budget)
+        {
+            break;
+        }
+        const uint64_t cut = std::min<uint64_t>(h, m_reservedHeadroom - budget);
+        h -= cut;
+        m_reservedHeadroom -= cut;
+    }
+    return true;
+}
+
+uint64_t
 NiccSwitchMmu::GetSharedSize() const
 {
-    const uint64_t reserved = m_pfcEnabled ? m_reservedHeadroom * (m_numClasses - 1) : 0;
+    const uint64_t reserved =
+        (m_pfcEnabled ? m_reservedHeadroom * (m_numClasses - 1) : 0) + GetReserveTotal();
     return reserved < m_bufferSize ? m_bufferSize - reserved : 0;
+}
+
+uint64_t
+NiccSwitchMmu::GetThreshold(uint32_t port) const
+{
+    const uint64_t size = GetSharedSize();
+    const uint64_t freeBytes = m_sharedUsed < size ? size - m_sharedUsed : 0;
+    return static_cast<uint64_t>(GetPortAlpha(port) * static_cast<double>(freeBytes));
 }
 
 uint64_t
@@ -130,7 +256,12 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         m_sharedUsed += bytes;
         return ADMIT_SHARED;
     }
-    const bool underThreshold = m_shared[i] + bytes <= GetThreshold();
+    if (m_reserveUsed[i] + bytes <= m_reserve)
+    {
+        m_reserveUsed[i] += bytes;
+        return ADMIT_RESERVE;
+    }
+    const bool underThreshold = m_shared[i] + bytes <= GetThreshold(port);
     // Once a pair is using headroom it stays there until XON, so packets of
     // one ingress are not reordered between the two pools' accounting.
     if (poolRoom && underThreshold && m_headroomUsed[i] == 0)
@@ -146,6 +277,11 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         return ADMIT_HEADROOM;
     }
     ++m_drops;
+    if (m_pfcEnabled)
+    {
+        ++m_dropsHeadroom;
+        return DROP_HEADROOM;
+    }
     return DROP;
 }
 
@@ -158,9 +294,12 @@ NiccSwitchMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
     m_headroomUsed[i] -= fromHeadroom;
     m_headroomUsedTotal -= fromHeadroom;
     left -= fromHeadroom;
-    NS_ABORT_MSG_UNLESS(left <= m_shared[i], "MMU release underflow");
-    m_shared[i] -= left;
-    m_sharedUsed -= left;
+    const uint64_t fromShared = std::min<uint64_t>(left, m_shared[i]);
+    m_shared[i] -= fromShared;
+    m_sharedUsed -= fromShared;
+    left -= fromShared;
+    NS_ABORT_MSG_UNLESS(left <= m_reserveUsed[i], "MMU release underflow");
+    m_reserveUsed[i] -= left;
 }
 
 bool
@@ -171,7 +310,9 @@ NiccSwitchMmu::NeedPause(uint32_t port, uint8_t cls) const
         return false;
     }
     const uint32_t i = Idx(port, cls);
-    return !m_paused[i] && (m_headroomUsed[i] > 0 || m_shared[i] > GetThreshold());
+    const uint64_t t = GetThreshold(port);
+    const bool over = m_xoffAtThreshold ? m_shared[i] >= t : m_shared[i] > t;
+    return !m_paused[i] && (m_headroomUsed[i] > 0 || over);
 }
 
 bool
@@ -182,7 +323,7 @@ NiccSwitchMmu::NeedResume(uint32_t port, uint8_t cls) const
     {
         return false;
     }
-    return m_shared[i] == 0 || m_shared[i] + m_xonOffset <= GetThreshold();
+    return m_shared[i] == 0 || m_shared[i] + m_xonOffset <= GetThreshold(port);
 }
 
 void

@@ -115,7 +115,8 @@ NiccSwitchNode::GetTypeId()
                             MakeTraceSourceAccessor(&NiccSwitchNode::m_dequeueTrace),
                             "ns3::NiccSwitchNode::QueueTracedCallback")
             .AddTraceSource("Drop",
-                            "A packet was dropped: (packet, ingress port, reason).",
+                            "A packet was dropped: (packet, ingress port, reason: 0 no "
+                            "route, 1 buffer, 2 headroom overflow).",
                             MakeTraceSourceAccessor(&NiccSwitchNode::m_dropTrace),
                             "ns3::NiccSwitchNode::DropTracedCallback")
             .AddTraceSource("EcnMark",
@@ -190,7 +191,9 @@ NiccSwitchNode::AddPort(Ptr<NiccNetDevice> dev)
     const uint32_t mtuFrame = dev->GetMtu() + NiccRoceHeader::BASE_SIZE +
                               static_cast<uint32_t>(nicc::IntStackBytes(nicc::kIntMaxHops));
     const uint32_t mmuPort =
-        m_mmu->AddPort(NiccSwitchMmu::HeadroomBytes(bps, dev->GetPropagationDelay(), mtuFrame));
+        m_mmu->AddPort(m_mmu->ComputeHeadroom(bps, dev->GetPropagationDelay(), mtuFrame),
+                       mtuFrame,
+                       bps);
     NS_ABORT_MSG_UNLESS(mmuPort == port, "MMU and switch port numbering diverged");
     NiccRedParams red = NiccRedParams::ScaledForRate(bps);
     red.kminBytes = m_kminBytes ? m_kminBytes : red.kminBytes;
@@ -314,10 +317,13 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
     const uint8_t cls = h.priority < nClasses ? h.priority : nClasses - 1;
     const uint32_t size = p->GetSize();
 
-    if (m_mmu->Admit(inPort, cls, size) == NiccSwitchMmu::DROP)
+    const NiccSwitchMmu::Admission admission = m_mmu->Admit(inPort, cls, size);
+    if (admission == NiccSwitchMmu::DROP || admission == NiccSwitchMmu::DROP_HEADROOM)
     {
         ++m_drops;
-        m_dropTrace(p, inPort, DROP_BUFFER);
+        m_dropTrace(p,
+                    inPort,
+                    admission == NiccSwitchMmu::DROP ? DROP_BUFFER : DROP_HEADROOM_OVERFLOW);
         return;
     }
     if (m_mmu->NeedPause(inPort, cls))

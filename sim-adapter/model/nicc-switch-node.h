@@ -54,6 +54,7 @@ class NiccSwitchNode : public Node
     {
         DROP_NO_ROUTE = 0,
         DROP_BUFFER = 1,
+        DROP_HEADROOM_OVERFLOW = 2, ///< lossless data over its (port, class) headroom
     };
 
     /// Signatures of the trace sources.
@@ -93,12 +94,16 @@ class NiccSwitchNode : public Node
 
     /// RED parameters in force on `port` (explicit attributes or scaled).
     NiccRedParams GetRedParams(uint32_t port) const;
+    /// Replace the RED parameters of `port` (e.g. from a per-rate table).
+    void SetRedParams(uint32_t port, const NiccRedParams& red) { m_red[port] = red; }
 
     /// Fix the random streams used (spray, ECN). Returns streams used.
     int64_t AssignStreams(int64_t stream);
 
     // Counters.
     uint64_t GetDrops() const { return m_drops; }
+    /// Drops of lossless data whose headroom was full (counted in GetDrops too).
+    uint64_t GetHeadroomOverflowDrops() const { return m_mmu->GetHeadroomOverflowDrops(); }
     uint64_t GetPfcPauseSent() const { return m_pausesSent; }
     uint64_t GetPfcResumeSent() const { return m_resumesSent; }
     uint64_t GetEcnMarked() const { return m_ecnMarked; }

@@ -23,6 +23,10 @@
 #   cmake -DNICC_SIM=... -DMODE=hpcc-docs -DDOC=docs/hpcc-compat.md -P nicc-sim-cli-test.cmake
 #     the HPCC config key table printed by --hpcc-keys-markdown is the one in
 #     the docs page (regenerate: nicc-sim --hpcc-keys-markdown).
+#   cmake -DNICC_SIM=... -DMODE=lossless -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
+#     a lossless incast whose headroom exceeds the buffer exits 2 naming the
+#     buffer it needs and writes nothing; headroom_policy=shrink runs it with
+#     a warning and summary.json has drops_headroom_overflow.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -200,6 +204,37 @@ elseif(MODE STREQUAL "bad-flow-file")
   if(NOT n EQUAL 3 OR NOT second MATCHES "^1,[0-9]+,[0-9]+,30000,2000,[1-9]")
     message(FATAL_ERROR "fct.csv: expected a header and 2 done flows, flow 1 = 1,src,dst,30000,2000,fct,...; got\n${rows}")
   endif()
+elseif(MODE STREQUAL "lossless")
+  set(args --scenario incast --set cc=dcqcn,senders=64,size_bytes=20000,delay_ns=10000,stop_ms=5
+           --plots=false --progress=false)
+  file(REMOVE_RECURSE "${WORK_DIR}/lossless-refused")
+  execute_process(COMMAND "${NICC_SIM}" ${args} --out "${WORK_DIR}/lossless-refused"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "lossless incast over the buffer: exit ${rc}, expected 2\n${err}")
+  endif()
+  foreach(want "needs 16 464 110 B of buffer" "65 ports x 1 lossless class" "headroom_policy=shrink")
+    string(FIND "${err}" "${want}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "refusal does not say '${want}'\n${err}")
+    endif()
+  endforeach()
+  if(EXISTS "${WORK_DIR}/lossless-refused")
+    message(FATAL_ERROR "a refused run wrote ${WORK_DIR}/lossless-refused")
+  endif()
+  execute_process(COMMAND "${NICC_SIM}" ${args} --set headroom_policy=shrink
+                          --out "${WORK_DIR}/lossless-shrink"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  string(FIND "${err}" "warning: switch node 0 needs" at)
+  if(NOT rc EQUAL 0 OR at LESS 0)
+    message(FATAL_ERROR "headroom_policy=shrink: exit ${rc} (expected 0 and a warning)\n${err}")
+  endif()
+  file(READ "${WORK_DIR}/lossless-shrink/summary.json" summary)
+  string(JSON hd GET "${summary}" drops_headroom_overflow)
+  string(JSON done GET "${summary}" flows completed)
+  if(NOT done EQUAL 64 OR hd LESS 0)
+    message(FATAL_ERROR "shrink: ${done} flows completed, drops_headroom_overflow ${hd}")
+  endif()
 else()
-  message(FATAL_ERROR "MODE must be help, bad-toml, rng, monitor or bad-flow-file")
+  message(FATAL_ERROR "MODE must be help, hpcc-docs, bad-toml, rng, monitor, bad-flow-file or lossless")
 endif()
