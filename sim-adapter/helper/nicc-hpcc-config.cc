@@ -45,6 +45,9 @@ struct Ctx
     uint32_t payload{1000};   ///< PACKET_PAYLOAD_SIZE (the simulator's default)
     bool trace{true};         ///< ENABLE_TRACE (default 1)
     double baseRttNs{0};      ///< HPCC's T (GLOBAL_T), once computed
+    /// KMIN_MAP / KMAX_MAP / PMAX_MAP as parsed: rate (bit/s) -> value, and the line.
+    std::map<uint64_t, std::string> ecn[3];
+    const Line* ecnLine[3]{nullptr, nullptr, nullptr};
 
     std::string Where(const Line& l) const { return *source + ":" + std::to_string(l.line) + ": " + l.key; }
     void Set(const std::string& key, const std::string& value) { out->keys.emplace_back(key, value); }
@@ -157,13 +160,14 @@ std::string
 Resolve(const Ctx& c, const std::string& p, bool mustExist)
 {
     const fs::path path(p);
+    std::error_code ec;
     if (path.is_absolute())
     {
         return path.lexically_normal().string();
     }
-    const fs::path base = fs::path(*c.baseDir);
+    // Absolute, so the printed scenario (--print) works from anywhere.
+    const fs::path base = fs::absolute(fs::path(*c.baseDir), ec);
     const fs::path direct = (base / path).lexically_normal();
-    std::error_code ec;
     const fs::path absBase = fs::absolute(base, ec).lexically_normal();
     const std::string dirName = absBase.has_filename() ? absBase.filename().string()
                                                        : absBase.parent_path().filename().string();
@@ -225,7 +229,7 @@ SetFlag(const char* target, const Line& l, Ctx* c, std::string* why)
 /// KMAX_MAP / KMIN_MAP / PMAX_MAP: "n rate1 v1 ... raten vn" (or, as the
 /// simulator's echo prints it, the pairs without n) -> "rate:v,...".
 bool
-RateMap(const Line& l, std::string* spec, bool probability, std::string* why)
+RateMap(const Line& l, std::map<uint64_t, std::string>* spec, bool probability, std::string* why)
 {
     std::vector<std::string> a = l.args;
     if (a.size() % 2 == 1)
@@ -257,7 +261,7 @@ RateMap(const Line& l, std::string* spec, bool probability, std::string* why)
             *why = "pair " + std::to_string(i / 2 + 1) + ": " + *why;
             return false;
         }
-        *spec += (spec->empty() ? "" : ",") + a[i] + ":" + a[i + 1];
+        (*spec)[bps] = a[i + 1];
     }
     return true;
 }
@@ -766,6 +770,93 @@ MapQlenOut(const Line& l, Ctx* c, std::string* why)
     return true;
 }
 
+bool
+MapDynamicPfc(const Line& l, Ctx*, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (!on)
+    {
+        *why = "0 (a static PFC threshold) is not modelled: nicc's threshold is pfc_alpha x the free shared "
+               "buffer; use 1";
+        return false;
+    }
+    return true;
+}
+
+/// The three ECN maps as one ecn_map table; every rate needs all three.
+bool
+MergeEcnMaps(Ctx* c, std::string* error)
+{
+    const char* names[3] = {"KMIN_MAP", "KMAX_MAP", "PMAX_MAP"};
+    int given = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        given += c->ecnLine[k] != nullptr;
+    }
+    if (given == 0)
+    {
+        return true;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        if (!c->ecnLine[k])
+        {
+            const Line& any = *c->ecnLine[c->ecnLine[0] ? 0 : c->ecnLine[1] ? 1 : 2];
+            *error = c->Where(any) + ": needs " + names[k] + " too (the thresholds of a port come from all three maps)";
+            return false;
+        }
+    }
+    std::string spec;
+    for (int k = 0; k < 3; ++k)
+    {
+        for (const auto& [rate, v] : c->ecn[k])
+        {
+            for (int o = 0; o < 3; ++o)
+            {
+                if (c->ecn[o].count(rate) == 0)
+                {
+                    *error = c->Where(*c->ecnLine[o]) + ": no entry for rate " + std::to_string(rate) + " (" +
+                             names[k] + " has one)";
+                    return false;
+                }
+            }
+            if (k == 0)
+            {
+                spec += (spec.empty() ? "" : ";") + std::to_string(rate) + ":" + v + ":" + c->ecn[1][rate] + ":" +
+                        c->ecn[2][rate];
+            }
+        }
+    }
+    c->Set("ecn_map", spec);
+    return true;
+}
+
+/// The simulator scales each switch port's PFC alpha with the port's rate
+/// over the NIC rate (its pfc_a_shift): the NIC rate is the first host's link.
+bool
+SetAlphaReference(Ctx* c, std::string* error)
+{
+    NiccTopologySpec spec;
+    if (!NiccFabricHelper::ParseTopologyFile(c->topologyPath, &spec, error))
+    {
+        return false;
+    }
+    const uint32_t firstHost = spec.hosts.empty() ? 0 : spec.hosts.front();
+    for (const auto& lk : spec.links)
+    {
+        if (lk.a == firstHost || lk.b == firstHost)
+        {
+            c->Set("pfc_alpha_ref_rate", std::to_string(lk.bps) + "bps");
+            return true;
+        }
+    }
+    return true;
+}
+
 struct Row
 {
     NiccHpccKey key;
@@ -802,20 +893,23 @@ Rows()
         {{"ENABLE_QCN", "flag", "ecn", "ECN marking at the switches"}, 1, K::FLAG, "ecn", 0, 0, 0, nullptr},
         {{"ENABLE_PFC", "flag", "pfc", "PFC on/off (a key of the simulator's descendants)"}, 1, K::FLAG, "pfc",
          0, 0, 0, nullptr},
-        {{"USE_DYNAMIC_PFC_THRESHOLD", "flag", "pfc_dynamic_threshold", "PFC threshold from the free shared "
-          "buffer (dynamic) or a fixed share"}, 1, K::FLAG, "pfc_dynamic_threshold", 0, 0, 0, nullptr},
-        {{"PAUSE_TIME", "us", "pfc_pause_time_us", "pause quanta of a PFC frame, us"}, 1, K::NUMBER,
-         "pfc_pause_time_us", 0, 1e6, 1, nullptr},
+        {{"USE_DYNAMIC_PFC_THRESHOLD", "flag", "(checked)", "1: the PFC threshold is alpha x the free shared "
+          "buffer, as nicc's (pfc_alpha); 0 (a static threshold) refused"}, 1, K::CUSTOM, "", 0, 0, 0,
+         MapDynamicPfc},
+        {{"PAUSE_TIME", "us", "(none)", "pause time written into PFC frames; the simulator's receivers ignore "
+          "it and stay paused until the resume (compat=hpcc-sim: pfc_pause_until_resume=true): no effect"}, 1,
+         K::NOTE, "", 0, 0, 0, nullptr},
         {{"BUFFER_SIZE", "MiB", "buffer_bytes", "shared buffer per switch, MiB -> bytes (x 1048576)"}, 1,
          K::WHOLE, "buffer_bytes", 1, 4096, 1048576, nullptr},
-        {{"KMAX_MAP", "n rate k ...", "ecn_kmax_map", "ECN Kmax per port speed: rate in bit/s, K in units of "
-          "1000 B"}, 0, K::KMAP, "ecn_kmax_map", 0, 0, 0, nullptr},
-        {{"KMIN_MAP", "n rate k ...", "ecn_kmin_map", "ECN Kmin per port speed (as KMAX_MAP)"}, 0, K::KMAP,
-         "ecn_kmin_map", 0, 0, 0, nullptr},
-        {{"PMAX_MAP", "n rate p ...", "ecn_pmax_map", "ECN marking probability at Kmax per port speed"}, 0,
-         K::PMAP, "ecn_pmax_map", 0, 0, 0, nullptr},
-        {{"ACK_HIGH_PRIO", "flag", "ack_high_prio", "ACK/NACK/CNP in a strict-priority class at the switches "
-          "(1) or in the data class (0)"}, 1, K::FLAG, "ack_high_prio", 0, 0, 0, nullptr},
+        {{"KMAX_MAP", "n rate k ...", "ecn_map", "ECN Kmax per port speed: rate in bit/s, K in units of "
+          "1000 B; with KMIN_MAP and PMAX_MAP one ecn_map entry RATE:KMIN:KMAX:PMAX per rate"}, 0, K::KMAP,
+         "kmax", 0, 0, 0, nullptr},
+        {{"KMIN_MAP", "n rate k ...", "ecn_map", "ECN Kmin per port speed (as KMAX_MAP)"}, 0, K::KMAP, "kmin", 0,
+         0, 0, nullptr},
+        {{"PMAX_MAP", "n rate p ...", "ecn_map", "ECN marking probability at Kmax per port speed"}, 0, K::PMAP,
+         "pmax", 0, 0, 0, nullptr},
+        {{"ACK_HIGH_PRIO", "flag", "ack_high_priority", "the class the hosts put ACKs in: 1 the strict-priority "
+          "class 0, 0 the data class (3)"}, 1, K::FLAG, "ack_high_priority", 0, 0, 0, nullptr},
         {{"ALPHA_RESUME_INTERVAL", "us", "dcqcn.rp_dce_tcp_rtt", "DCQCN alpha update period, whole us"}, 1,
          K::WHOLE, "dcqcn.rp_dce_tcp_rtt", 1, 1e7, 1, nullptr},
         {{"RATE_DECREASE_INTERVAL", "us", "dcqcn.rp_rate_reduce_monitor_period", "DCQCN: rate cuts at most once "
@@ -940,13 +1034,11 @@ Apply(const Row& r, const Line& l, Ctx* c, std::string* why)
     }
     case Kind::KMAP:
     case Kind::PMAP: {
-        std::string spec;
-        if (!RateMap(l, &spec, r.kind == Kind::PMAP, why))
-        {
-            return false;
-        }
-        c->Set(r.target, spec);
-        return true;
+        // Kept until all three are read: ecn_map holds them in one table.
+        const std::string t = r.target;
+        const int k = t == "kmin" ? 0 : t == "kmax" ? 1 : 2;
+        c->ecnLine[k] = &l;
+        return RateMap(l, &c->ecn[k], r.kind == Kind::PMAP, why);
     }
     case Kind::NOTE:
         c->Note(l, r.key.doc);
@@ -1015,7 +1107,7 @@ NiccParseHpccConfig(const std::string& text,
 {
     *out = NiccHpccConfig{};
     out->path = source;
-    Ctx c{&source, &baseDir, {}, out, "", 1000, true, 0.0};
+    Ctx c{&source, &baseDir, {}, out, "", 1000, true, 0.0, {}, {nullptr, nullptr, nullptr}};
     std::map<std::string, const Row*> byName;
     for (const auto& r : Rows())
     {
@@ -1084,6 +1176,10 @@ NiccParseHpccConfig(const std::string& text,
             *error = (l == &impliedGlobalT ? source + ": GLOBAL_T (absent: 1)" : c.Where(*l)) + ": " + why;
             return false;
         }
+    }
+    if (!MergeEcnMaps(&c, error) || !SetAlphaReference(&c, error))
+    {
+        return false;
     }
     return true;
 }

@@ -266,8 +266,18 @@ CompatPresets()
      "the HPCC simulator's semantics (alibaba-edu/High-Precision-Congestion-Control, "
      "docs/hpcc-compat.md); what --hpcc-config implies",
      {
-         {"ack_interval", "1"},  // every packet is acknowledged (rdma-hw.cc ReceiverCheckSeq)
+         // NIC (simulation/src/point-to-point/model/rdma-hw.cc)
+         {"ack_interval", "1"},  // every packet is acknowledged (ReceiverCheckSeq)
          {"recovery", "gbn"},    // go-back-N on NACK (L2_BACK_TO_ZERO 0)
+         // Switch (switch-mmu.cc, switch-node.cc, qbb-net-device.cc; third.cc)
+         {"ack_high_priority", "false"},     // ACKs share the data class unless ACK_HIGH_PRIO
+         {"xon_offset_bytes", "3072"},       // resume 3 KB below the threshold
+         {"pfc_xoff_at_threshold", "true"},  // XOFF once shared use reaches the threshold
+         {"pfc_reserve_bytes", "4096"},      // reserved per (port, queue)
+         {"headroom_delay_factor", "3"},     // headroom = rate x delay x 3 per port
+         {"headroom_frames", "0"},           //   and no frame terms
+         {"pfc_pause_until_resume", "true"}, // receivers ignore the pause time
+         {"pfc_alpha", "0.125"},             // pfc_a_shift 3
      }},
 };
     return rows;

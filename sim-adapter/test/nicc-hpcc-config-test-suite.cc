@@ -131,12 +131,10 @@ class ExampleMappingTest : public TestCase
             {"flow_file", (d / "flow.txt").lexically_normal().string()},
             {"stop_ms", "4000"},
             {"ecn", "true"},
-            {"pfc_dynamic_threshold", "true"},
             {"buffer_bytes", "33554432"},
-            {"ecn_kmax_map", "25000000000:400,50000000000:800,100000000000:1600"},
-            {"ecn_kmin_map", "25000000000:100,50000000000:200,100000000000:400"},
-            {"ecn_pmax_map", "25000000000:0.2,50000000000:0.2,100000000000:0.2"},
-            {"ack_high_prio", "false"},
+            {"ecn_map", "25000000000:100:400:0.2;50000000000:200:800:0.2;100000000000:400:1600:0.2"},
+            {"ack_high_priority", "false"},
+            {"pfc_alpha_ref_rate", "100000000000bps"},
             {"dcqcn.rp_dce_tcp_rtt", "1"},
             {"dcqcn.rp_rate_reduce_monitor_period", "4"},
             {"dcqcn.rp_clamp_tgt_rate", "0"},
@@ -198,19 +196,21 @@ class EchoSpellingTest : public TestCase
     void DoRun() override
     {
         const fs::path d = Inputs("echo");
-        const std::string text = "ENABLE_QCN\t\t\tYes\nUSE_DYNAMIC_PFC_THRESHOLD\tNo\nCLAMP_TARGET_RATE\t\tYes\n"
+        const std::string text = "ENABLE_QCN\t\t\tYes\nUSE_DYNAMIC_PFC_THRESHOLD\tYes\nCLAMP_TARGET_RATE\t\tYes\n"
                                  "TOPOLOGY_FILE\t\t\ttopo.txt\nFLOW_FILE\t\t\tflow.txt\nCC_MODE\t\t1\nHAS_WIN\t\t0\n"
+                                 "ACK_HIGH_PRIO\t\tNo\n"
                                  "KMAX_MAP\t\t\t\t 25000000000 400 100000000000 1600\n"
-                                 "PMAX_MAP\t\t\t\t 100000000000 0.2\n";
+                                 "KMIN_MAP\t\t\t\t 25000000000 100 100000000000 400\n"
+                                 "PMAX_MAP\t\t\t\t 25000000000 0.1 100000000000 0.2\n";
         NiccHpccConfig c;
         std::string err;
         NS_TEST_ASSERT_MSG_EQ(NiccParseHpccConfig(text, "echo.txt", d.string(), false, &c, &err), true, err);
         auto k = KeysOf(c);
         NS_TEST_EXPECT_MSG_EQ(k["ecn"], "true", "Yes");
-        NS_TEST_EXPECT_MSG_EQ(k["pfc_dynamic_threshold"], "false", "No");
+        NS_TEST_EXPECT_MSG_EQ(k["ack_high_priority"], "false", "No");
         NS_TEST_EXPECT_MSG_EQ(k["dcqcn.rp_clamp_tgt_rate"], "1", "Yes on an engine row");
-        NS_TEST_EXPECT_MSG_EQ(k["ecn_kmax_map"], "25000000000:400,100000000000:1600", "pairs without a count");
-        NS_TEST_EXPECT_MSG_EQ(k["ecn_pmax_map"], "100000000000:0.2", "one pair without a count");
+        NS_TEST_EXPECT_MSG_EQ(k["ecn_map"], "25000000000:100:400:0.1;100000000000:400:1600:0.2",
+                              "maps given as pairs without a count");
         fs::remove_all(d);
     }
 };
@@ -302,6 +302,8 @@ class ErrorsTest : public TestCase
             {"ENABLE_QCN maybe", "cfg:3: ENABLE_QCN: 'maybe' is not a flag"},
             {"KMAX_MAP 3 1 2", "cfg:3: KMAX_MAP: expected a count n and n pairs"},
             {"PMAX_MAP 1 100000000000 1.5", "cfg:3: PMAX_MAP: pair 1: '1.5' is out of range"},
+            {"PMAX_MAP 1 100000000000 0.5", "cfg:3: PMAX_MAP: needs KMIN_MAP too"},
+            {"USE_DYNAMIC_PFC_THRESHOLD 0", "cfg:3: USE_DYNAMIC_PFC_THRESHOLD: 0 (a static PFC threshold)"},
             {"BUFFER_SIZE 0.5", "cfg:3: BUFFER_SIZE: '0.5' is out of range"},
             {"RP_TIMER 1.5", "cfg:3: RP_TIMER: '1.5' is not a whole number of us"},
             {"L2_BACK_TO_ZERO 1", "cfg:3: L2_BACK_TO_ZERO: 1 (resend from the start of the chunk)"},

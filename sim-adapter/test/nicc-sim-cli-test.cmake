@@ -27,6 +27,13 @@
 #     a lossless incast whose headroom exceeds the buffer exits 2 naming the
 #     buffer it needs and writes nothing; headroom_policy=shrink runs it with
 #     a warning and summary.json has drops_headroom_overflow.
+#   cmake -DNICC_SIM=... -DMODE=hpcc-mix -DMIX=sim-adapter/test/data/mix -DWORK_DIR=dir -P ...
+#     the HPCC simulator's own example (mix/, unchanged, run from the
+#     directory above it as the simulator is) runs with --hpcc-config: exit 0,
+#     fct.txt at its FCT_OUTPUT_FILE with the 2 flows of 200 MB the flow file
+#     counts, pfc.txt and qlen.txt where the config names them; --print shows
+#     the mapping (cc = "hpcc", compat = "hpcc-sim"); CC_MODE 7 exits 2 naming
+#     the file and line; an unknown key exits 2 unless --lenient.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -57,6 +64,59 @@ elseif(MODE STREQUAL "hpcc-docs")
   if(at LESS 0)
     message(FATAL_ERROR "${DOC} does not hold the current HPCC key table; paste the output of "
                         "nicc-sim --hpcc-keys-markdown between its table markers")
+  endif()
+elseif(MODE STREQUAL "hpcc-mix")
+  set(root "${WORK_DIR}/hpcc-mix")
+  file(REMOVE_RECURSE "${root}")
+  file(MAKE_DIRECTORY "${root}")
+  file(COPY "${MIX}" DESTINATION "${root}")
+  execute_process(COMMAND "${NICC_SIM}" --hpcc-config mix/config.txt --print WORKING_DIRECTORY "${root}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE printed ERROR_VARIABLE err)
+  foreach(want "cc = \"hpcc\"" "compat = \"hpcc-sim\"" "hpcc.base_rtt_ns = 4160" "buffer_bytes = 33554432")
+    string(FIND "${printed}" "${want}" at)
+    if(NOT rc EQUAL 0 OR at LESS 0)
+      message(FATAL_ERROR "--hpcc-config --print: exit ${rc}, lacks '${want}'\n${printed}\n${err}")
+    endif()
+  endforeach()
+  execute_process(COMMAND "${NICC_SIM}" --hpcc-config mix/config.txt --out out --plots=false --progress=false
+                  WORKING_DIRECTORY "${root}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "--hpcc-config mix/config.txt: exit ${rc}\n${err}")
+  endif()
+  foreach(f mix/fct.txt mix/pfc.txt mix/qlen.txt out/fct.txt out/summary.json out/queues.csv)
+    if(NOT EXISTS "${root}/${f}")
+      message(FATAL_ERROR "--hpcc-config mix/config.txt wrote no ${f}")
+    endif()
+  endforeach()
+  file(STRINGS "${root}/mix/fct.txt" lines)
+  list(LENGTH lines n)
+  if(NOT n EQUAL 2)
+    message(FATAL_ERROR "mix/fct.txt: ${n} lines, expected the 2 flows the flow file counts")
+  endif()
+  foreach(line ${lines})
+    if(NOT line MATCHES "^0b000[23]01 0b000101 10000 100 200000000 2000000000 [0-9]+ [0-9]+$")
+      message(FATAL_ERROR "mix/fct.txt: unexpected line '${line}'")
+    endif()
+  endforeach()
+  file(WRITE "${root}/mix/timely.txt" "TOPOLOGY_FILE mix/topology.txt\nFLOW_FILE mix/flow.txt\nCC_MODE 7\n")
+  file(WRITE "${root}/mix/unknown.txt" "TOPOLOGY_FILE mix/topology.txt\nFLOW_FILE mix/flow.txt\nCC_MODE 3\nFOO 1\n")
+  foreach(case "timely.txt|mix/timely.txt:3: CC_MODE: 7 is TIMELY: not implemented in nicc"
+               "unknown.txt|mix/unknown.txt:4: FOO: unknown key")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 file)
+    list(GET parts 1 want)
+    execute_process(COMMAND "${NICC_SIM}" --hpcc-config mix/${file} --print WORKING_DIRECTORY "${root}"
+                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+    string(FIND "${err}" "${want}" at)
+    if(NOT rc EQUAL 2 OR at LESS 0)
+      message(FATAL_ERROR "--hpcc-config mix/${file}: exit ${rc} (expected 2), stderr lacks '${want}'\n${err}")
+    endif()
+  endforeach()
+  execute_process(COMMAND "${NICC_SIM}" --hpcc-config mix/unknown.txt --lenient --print WORKING_DIRECTORY "${root}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE printed ERROR_VARIABLE err)
+  string(FIND "${printed}" "FOO: unknown key" at)
+  if(NOT rc EQUAL 0 OR at LESS 0)
+    message(FATAL_ERROR "--lenient: exit ${rc}, the printed scenario lacks the note\n${printed}\n${err}")
   endif()
 elseif(MODE STREQUAL "bad-toml")
   file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -236,5 +296,5 @@ elseif(MODE STREQUAL "lossless")
     message(FATAL_ERROR "shrink: ${done} flows completed, drops_headroom_overflow ${hd}")
   endif()
 else()
-  message(FATAL_ERROR "MODE must be help, hpcc-docs, bad-toml, rng, monitor, bad-flow-file or lossless")
+  message(FATAL_ERROR "MODE must be help, hpcc-docs, hpcc-mix, bad-toml, rng, monitor, bad-flow-file or lossless")
 endif()

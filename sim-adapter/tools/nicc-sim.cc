@@ -288,7 +288,7 @@ main(int argc, char* argv[])
             std::fprintf(stderr, "nicc-sim: --hpcc-config: %s\n", error.c_str());
             return 2;
         }
-        for (const std::string& note : hpcc.notes)
+        for (const std::string& note : absl::GetFlag(FLAGS_print) ? std::vector<std::string>{} : hpcc.notes)
         {
             std::fprintf(stderr, "nicc-sim: note: %s\n", note.c_str());
         }
