@@ -5,6 +5,10 @@
 // Deployments", SIGCOMM 2015, with the parameter names, units and options of
 // the mlx5 (ConnectX) implementation. docs/dcqcn.md states every rule below
 // as an equation and lists where this engine picks among published variants.
+// Params::variant selects the reading: kVariantMlx5 (below) or
+// kVariantSigcomm15 (the paper's Eq. 1/2 alpha at every CNP, alpha kept
+// across a release); rp_cut_on_grid and rp_hai_without_bc give the HPCC
+// simulator's cut grid and timer-only hyper increase.
 //
 //   nicc::dcqcn::Config cfg;
 //   if (!nicc::dcqcn::Compile(nicc::dcqcn::Params::Mlx5(100000), &cfg).ok())
@@ -138,7 +142,8 @@ struct Config {
   uint8_t clamp_tgt;            // bool
   uint8_t clamp_tgt_ati;        // bool
   uint8_t variant;              // Variant
-  uint8_t hai_timer_only;       // hyper stage decided by T alone (byte counter off)
+  uint8_t hai_without_bc;       // rp_hai_without_bc: with byte_reset 0, T alone decides hyper
+  uint8_t cut_grid;             // cuts at checks every monitor_ns (rp_cut_on_grid)
 };
 
 // Validates `p` and fills `*out`. On error `*out` is left untouched.
@@ -154,6 +159,7 @@ enum RpFlag : uint8_t {
   kRpTimerIncSinceCut = 1u << 2,  // a timer-driven increase since the last cut
   kRpCutOpen = 1u << 3,       // the monitor period since the last cut is over
   kRpSeen = 1u << 4,          // sigcomm15: had a CNP; alpha and alpha_ts stay valid when idle
+  kRpCutDue = 1u << 5,        // rp_cut_on_grid: a CNP came since the last check
 };
 
 struct RpState {
@@ -229,6 +235,10 @@ constexpr Status Params::Validate() const {
     return Status::Error(StatusCode::kOutOfRange, "rp_rate_to_set_on_first_cnp");
   if (rp_rate_to_set_on_first_cnp != 0 && rp_rate_to_set_on_first_cnp < rp_min_rate)
     return Status::Error(StatusCode::kInconsistent, "rp_rate_to_set_on_first_cnp");
+  if (rp_cut_on_grid != 0 && rp_rate_reduce_monitor_period == 0)
+    return Status::Error(StatusCode::kInconsistent, "rp_cut_on_grid");  // a grid needs a period
+  if (rp_cut_on_grid != 0 && variant != kVariantMlx5)
+    return Status::Error(StatusCode::kUnsupported, "rp_cut_on_grid");
   return Status::Ok();
 }
 
@@ -318,7 +328,7 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
   const uint8_t b = s->bc_stage;
   const uint8_t hi = t > b ? t : b;
   // With the byte counter off and rp_hai_without_bc, T alone decides (b = 0).
-  const uint8_t lo = cfg.hai_timer_only ? t : (t > b ? b : t);
+  const uint8_t lo = (cfg.hai_without_bc && cfg.byte_reset == 0) ? t : (t > b ? b : t);
   if (hi >= cfg.threshold) {
     const uint32_t step = lo > cfg.threshold ? cfg.hai_kbps : cfg.ai_kbps;
     s->rt_kbps = AddCapped(s->rt_kbps, step, cfg.max_kbps);
@@ -333,7 +343,8 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
   }
   Action a = Action::None();
   a.flags = kActSetRate;
-  if (s->rt_kbps == cfg.max_kbps && cfg.max_kbps - s->rc_kbps <= kReleaseMarginKbps) {
+  if (s->rt_kbps == cfg.max_kbps && cfg.max_kbps - s->rc_kbps <= kReleaseMarginKbps &&
+      !(s->flags & kRpCutDue)) {
     // Released: idle until the next CNP (sigcomm15 keeps kRpSeen: alpha
     // and its timestamp stay for that CNP).
     s->flags = static_cast<uint8_t>(s->flags & kRpSeen);
@@ -380,7 +391,8 @@ inline Status Compile(const Params& p, Config* out) {
   c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
   c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
   c.variant = static_cast<uint8_t>(p.variant);  // <= NICC_DCQCN_VARIANT_MAX, validated
-  c.hai_timer_only = static_cast<uint8_t>(p.rp_hai_without_bc != 0 && p.rp_byte_reset == 0);
+  c.hai_without_bc = static_cast<uint8_t>(p.rp_hai_without_bc);
+  c.cut_grid = static_cast<uint8_t>(p.rp_cut_on_grid);
   return Status::Ok();
 }
 
@@ -429,6 +441,44 @@ inline Action Sigcomm15Cnp(const Config& cfg, RpState* s, TimeNs now) {
   return a;
 }
 
+// rp_cut_on_grid: the checks run every P = monitor_ns from the first CNP;
+// last_cut_ns is the latest check at or before the last event (every cut is
+// at a check). The flow's one timer serves the next check while a cut is
+// due and the increase timer otherwise, whichever comes first.
+inline TimeNs Deadline(const Config& cfg, const RpState& s) {
+  if (!(s.flags & kRpCutDue)) return s.timer_due_ns;
+  const TimeNs check = s.last_cut_ns + cfg.monitor_ns;
+  return TimeDiffNs(check, s.timer_due_ns) < 0 ? check : s.timer_due_ns;
+}
+
+inline Action ArmAt(TimeNs t) {
+  Action a = Action::None();
+  a.flags = kActArmTimer;
+  a.timer_ns = t;
+  return a;
+}
+
+// A CNP of an active flow under rp_cut_on_grid: the cut waits for the next
+// check (alpha has already counted the CNP).
+inline Action GridCnp(const Config& cfg, RpState* s, TimeNs now) {
+  if (s->flags & kRpCutDue) return Action::None();
+  const uint32_t el = ElapsedNs(now, s->last_cut_ns);
+  s->last_cut_ns += (el / cfg.monitor_ns) * cfg.monitor_ns;  // <= el < 2^31
+  s->flags = static_cast<uint8_t>(s->flags | kRpCutDue);
+  return ArmAt(Deadline(cfg, *s));
+}
+
+// The check that finds a CNP: alpha brought to now, then the cut; the grid
+// stays aligned (`el` whole periods or more since the previous check).
+inline Action GridCut(const Config& cfg, RpState* s, TimeNs now, uint32_t el) {
+  AlphaCatchUp(cfg, s, now);
+  const TimeNs check = s->last_cut_ns + (el / cfg.monitor_ns) * cfg.monitor_ns;
+  s->flags = static_cast<uint8_t>(s->flags & ~kRpCutDue);
+  const Action a = Cut(cfg, s, now);
+  s->last_cut_ns = check;  // == now when the timer is delivered on time
+  return a;
+}
+
 }  // namespace detail
 
 inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
@@ -442,10 +492,24 @@ inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
     s->alpha_q20 = cfg.alpha_init_q20;
     s->alpha_ts_ns = now_ns;
     s->flags = kRpActive;
+    if (cfg.cut_grid) {
+      // The first check is one period away; no increase before the first cut.
+      s->t_stage = 0;
+      s->bc_stage = 0;
+      s->bc_bytes = 0;
+      s->last_cut_ns = now_ns;
+      s->timer_due_ns = now_ns + cfg.monitor_ns;
+      s->flags = kRpActive | kRpCutDue;
+      Action a = detail::ArmAt(s->timer_due_ns);
+      a.flags = kActSetRate | kActArmTimer;
+      a.rate_kbps = start;
+      return a;
+    }
     return detail::Cut(cfg, s, now_ns);
   }
   detail::AlphaCatchUp(cfg, s, now_ns);
   s->flags = static_cast<uint8_t>(s->flags | kRpCnpInPeriod);
+  if (cfg.cut_grid) return detail::GridCnp(cfg, s, now_ns);
   const bool open = (s->flags & kRpCutOpen) ||
                     ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns;
   if (!open) return Action::None();
@@ -454,11 +518,16 @@ inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
 
 inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   if (!(s->flags & kRpActive)) return Action::None();  // stale: released
-  if (!TimeReached(now_ns, s->timer_due_ns)) {
-    Action a = Action::None();  // early or superseded delivery: re-arm
-    a.flags = kActArmTimer;
-    a.timer_ns = s->timer_due_ns;
-    return a;
+  if (s->flags & kRpCutDue) {
+    const uint32_t el = ElapsedNs(now_ns, s->last_cut_ns);
+    if (el >= cfg.monitor_ns) return detail::GridCut(cfg, s, now_ns, el);
+  }
+  // Early or superseded delivery: re-arm.
+  if (!TimeReached(now_ns, s->timer_due_ns)) return detail::ArmAt(detail::Deadline(cfg, *s));
+  if (cfg.cut_grid) {
+    // Keep the check grid's anchor inside the wrap horizon of `now`.
+    const uint32_t el = ElapsedNs(now_ns, s->last_cut_ns);
+    if (el >= kRefreshNs) s->last_cut_ns += (el / cfg.monitor_ns) * cfg.monitor_ns;
   }
   // Alpha is only read by a CNP, which catches up itself; here it is brought
   // forward only to keep alpha_ts inside the wrap horizon of `now`.
@@ -475,7 +544,7 @@ inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   if (s->flags & kRpActive) {
     s->timer_due_ns = now_ns + cfg.time_reset_ns;
     a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
-    a.timer_ns = s->timer_due_ns;
+    a.timer_ns = detail::Deadline(cfg, *s);
   }
   return a;
 }
@@ -483,7 +552,8 @@ inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
 inline Action RpOnTxBytes(const Config& cfg, RpState* s, uint32_t bytes,
                           TimeNs now_ns) {
   (void)now_ns;
-  if (!(s->flags & kRpActive) || cfg.byte_reset == 0) return Action::None();
+  // Under rp_cut_on_grid the byte counter holds while a cut is due.
+  if ((s->flags & (kRpActive | kRpCutDue)) != kRpActive || cfg.byte_reset == 0) return Action::None();
   // bc_bytes < byte_reset on entry, so the sum stays below 2^33: count it in
   // two steps to keep it in 32 bits.
   const uint32_t room = cfg.byte_reset - s->bc_bytes;

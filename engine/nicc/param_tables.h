@@ -176,7 +176,10 @@
     "algorithm variant, separate from the profile: mlx5 or sigcomm15 (docs/dcqcn.md)")              \
   P(rp_hai_without_bc, Bool, 0, 1, (0, 0), NICC_PARAM_NICC,                                           \
     "with rp_byte_reset = 0, the timer alone reaches hyper increase (T > F), as the HPCC "          \
-    "simulator; 0 = no hyper increase without the byte counter")
+    "simulator; 0 = no hyper increase without the byte counter")                                    \
+  P(rp_cut_on_grid, Bool, 0, 1, (0, 0), NICC_PARAM_NICC,                                              \
+    "cut only at checks every rp_rate_reduce_monitor_period from the first CNP, for the CNPs "       \
+    "since the previous check (the HPCC simulator's RATE_DECREASE_INTERVAL); mlx5 variant only")
 
 /* ---------------------------------------------------------------------------
  * HPCC (hpcc.h).

@@ -124,6 +124,8 @@ AttributeKeyRows()
     {"sr_nack_threshold", &NiccNic::GetTypeId, "SrNackThreshold", "255", ""},
     {"int_single_path", &NiccNic::GetTypeId, "IntProbeSinglePath", nullptr, ""},
     {"rto_us", &NiccNic::GetTypeId, "RetxTimeout", nullptr, "us"},
+    // --- DCQCN NIC-model knobs (docs/dcqcn.md, "The HPCC simulator's DCQCN") ---
+    {"cnp_on_ack", &NiccNic::GetTypeId, "CnpOnAck", nullptr, ""},
 };
     return rows;
 }

@@ -93,6 +93,9 @@ struct NiccNicConfig
     uint32_t payloadSize{0};
     bool intProbeSinglePath{false};
     uint32_t srNackThreshold{1};
+    /// DCQCN: the congestion signal rides on the ACK/NACK of a CE-marked
+    /// packet (its ECN-echo bit) instead of a CNP packet (the HPCC simulator).
+    bool cnpOnAck{false};
 };
 
 } // namespace ns3

@@ -25,6 +25,14 @@ Two readings of the reaction point (the `variant` parameter):
                mlx5 but remembers alpha and the time of its last CNP).
 The paper's parameters (clamping R_T at every cut, no minimum time between
 cuts) are the dcqcn-paper profile's values, not part of the variant.
+
+rp_cut_on_grid (mlx5 reading only) follows the HPCC simulator
+(alibaba-edu/High-Precision-Congestion-Control, rdma-hw.cc,
+CheckRateDecreaseMlx): rate-decrease checks every P = rp_rate_reduce_monitor_period
+from the first CNP; a check cuts if a CNP came since the previous one; the
+first CNP's cut is the first check's. The increase timer starts at the first
+cut. Differences kept from nicc: no 1 ns offset of the checks, the byte
+counter holds while a cut is due, and a flow is not released then.
 """
 
 MLX5 = dict(
@@ -32,14 +40,15 @@ MLX5 = dict(
     rp_gd=11, rp_min_dec_fac=50, rp_min_rate=1, rp_max_rate=0, rp_dce_tcp_g=1019,
     rp_dce_tcp_rtt=1, rp_rate_reduce_monitor_period=4, rp_initial_alpha_value=1023,
     rp_rate_to_set_on_first_cnp=0, rp_clamp_tgt_rate=0, rp_clamp_tgt_rate_ati=1,
-    np_min_time_between_cnps=4, variant=0, rp_hai_without_bc=0)
+    np_min_time_between_cnps=4, variant=0, rp_hai_without_bc=0, rp_cut_on_grid=0)
 
 PAPER = dict(
     rp_time_reset=55, rp_byte_reset=10 * 1024 * 1024, rp_threshold=5, rp_ai_rate=40,
     rp_hai_rate=400, rp_gd=11, rp_min_dec_fac=50, rp_min_rate=1, rp_max_rate=0,
     rp_dce_tcp_g=1020, rp_dce_tcp_rtt=55, rp_rate_reduce_monitor_period=0,
     rp_initial_alpha_value=1023, rp_rate_to_set_on_first_cnp=0, rp_clamp_tgt_rate=1,
-    rp_clamp_tgt_rate_ati=1, np_min_time_between_cnps=50, variant=0, rp_hai_without_bc=0)
+    rp_clamp_tgt_rate_ati=1, np_min_time_between_cnps=50, variant=0, rp_hai_without_bc=0,
+    rp_cut_on_grid=0)
 
 PROFILES = {"mlx5": MLX5, "dcqcn-paper": PAPER}
 
@@ -116,6 +125,12 @@ def validate(p):
         return ("variant", "out_of_range")
     if p["rp_hai_without_bc"] > 1:
         return ("rp_hai_without_bc", "out_of_range")
+    if p["rp_cut_on_grid"] > 1:
+        return ("rp_cut_on_grid", "out_of_range")
+    if p["rp_cut_on_grid"] and p["rp_rate_reduce_monitor_period"] == 0:
+        return ("rp_cut_on_grid", "inconsistent")
+    if p["rp_cut_on_grid"] and p["variant"] != VARIANTS["mlx5"]:
+        return ("rp_cut_on_grid", "unsupported")
     return None
 
 
@@ -131,6 +146,10 @@ class ReactionPoint:
         self.period = 1000 * p["rp_dce_tcp_rtt"]
         self.active = False
         self.seen = False  # sigcomm15: a CNP came before; alpha is remembered
+        self.grid = bool(p["rp_cut_on_grid"])
+        self.check_period = 1000 * p["rp_rate_reduce_monitor_period"]
+        self.anchor = 0        # grid: the latest check
+        self.cut_due = False   # grid: a CNP came since the latest check
         self.rc = self.rt = self.max
         self.alpha = 0.0
         self.alpha_start = 0
@@ -216,16 +235,50 @@ class ReactionPoint:
             self.timer_inc = True
         else:
             self.bc = min(self.bc + 1, 255)
-        if self.rt >= self.max and self.max - self.rc <= RELEASE_MARGIN_KBPS:
+        if self.rt >= self.max and self.max - self.rc <= RELEASE_MARGIN_KBPS and not self.cut_due:
             self.active = False
             self.rc = self.max
             self.due = None
             return {"set_rate", "cancel_timer"}
         return {"set_rate"}
 
+    def timer_deadline(self):
+        """When the flow's timer should be delivered, or None (idle)."""
+        return self._deadline() if self.active and self.due is not None else None
+
+    def _deadline(self):
+        if self.cut_due:
+            return min(self.anchor + self.check_period, self.due)
+        return self.due
+
+    def _cnp_grid(self, now):
+        if not self.active:
+            start = 1000.0 * (self.p["rp_rate_to_set_on_first_cnp"] or 0) or self.max
+            self.active = True
+            self.rc = self.rt = start
+            self.alpha = self.p["rp_initial_alpha_value"] / 1024.0
+            self.alpha_start = now
+            self.cnp_in_period = False
+            self.timer_inc = False
+            self.t = self.bc = 0
+            self.bytes = 0
+            self.anchor = now
+            self.cut_due = True
+            self.due = now + self.check_period  # no increase timer before the first cut
+            return {"set_rate", "arm_timer"}, self.due
+        self._close_periods(now)
+        self.cnp_in_period = True
+        if self.cut_due:
+            return set(), None
+        self.anchor += (now - self.anchor) // self.check_period * self.check_period
+        self.cut_due = True
+        return {"arm_timer"}, self._deadline()
+
     def on_cnp(self, now):
         if self.p["variant"] == VARIANTS["sigcomm15"]:
             return self._cnp_sigcomm15(now)
+        if self.grid:
+            return self._cnp_grid(now)
         if not self.active:
             start = 1000.0 * (self.p["rp_rate_to_set_on_first_cnp"] or 0) or self.max
             self.active = True
@@ -245,19 +298,26 @@ class ReactionPoint:
     def on_timer(self, now):
         if not self.active:
             return set(), None
+        if self.cut_due and now - self.anchor >= self.check_period:
+            check = self.anchor + (now - self.anchor) // self.check_period * self.check_period
+            self._close_periods(now)
+            self.cut_due = False
+            result = self._cut(now)
+            self.anchor = check
+            return result
         if now < self.due:
-            return {"arm_timer"}, self.due
+            return {"arm_timer"}, self._deadline()
         if now - self.last_cut >= 1000 * self.p["rp_rate_reduce_monitor_period"]:
             self.cut_open = True
         flags = self._increase(True)
         if self.active:
             self.due = now + 1000 * self.p["rp_time_reset"]
-            return flags | {"arm_timer"}, self.due
+            return flags | {"arm_timer"}, self._deadline()
         return flags, None
 
     def on_tx(self, nbytes, now):
         reset = self.p["rp_byte_reset"]
-        if not self.active or reset == 0:
+        if not self.active or reset == 0 or self.cut_due:
             return set(), None
         self.bytes += nbytes
         if self.bytes < reset:

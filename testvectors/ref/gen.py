@@ -147,8 +147,9 @@ def dcqcn_random(name, profile, seed, n, start=1000, **overrides):
             congested = not congested
         gap = int(rng.expovariate(1.0 / (2500 if congested else 15000))) + 1
         nxt = t + gap
-        if shadow.due is not None and shadow.due - start <= nxt:
-            t = shadow.due - start
+        due = shadow.timer_deadline()
+        if due is not None and due - start <= nxt:
+            t = due - start
             shadow.on_timer(start + t)
             events.append((t, "timer", None))
             continue
@@ -157,7 +158,7 @@ def dcqcn_random(name, profile, seed, n, start=1000, **overrides):
         if congested and r < 0.12:
             shadow.on_cnp(start + t)
             events.append((t, "cnp", None))
-        elif r < 0.02 and shadow.due is not None:
+        elif r < 0.02 and shadow.timer_deadline() is not None:
             shadow.on_timer(start + t)  # early: answered with a re-arm
             events.append((t, "timer", None))
         elif r < 0.06:
@@ -288,8 +289,73 @@ release, without overflow.""", ev, line_rate=1600000))
                            line_rate_mbps=200000, rp_gd=12, rp_threshold=3, rp_min_dec_fac=70,
                            rp_max_rate=150000, rp_dce_tcp_rtt=10))
     vs += gen_dcqcn_hai_without_bc()
+    vs += gen_dcqcn_grid()
     vs += gen_dcqcn_sigcomm15()
     return [write(out_dir, v) for v in vs]
+
+
+# The HPCC simulator's DCQCN as nicc rows (docs/dcqcn.md, "The HPCC
+# simulator's DCQCN"), with its sample configs' values: ALPHA_RESUME_INTERVAL 1,
+# RATE_DECREASE_INTERVAL 4, RP_TIMER 900, EWMA_GAIN 1/256, FAST_RECOVERY_TIMES 1,
+# RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s, CLAMP_TARGET_RATE 0.
+HPCC_SIM = dict(rp_dce_tcp_rtt=1, rp_rate_reduce_monitor_period=4, rp_time_reset=900, rp_dce_tcp_g=1020,
+                rp_threshold=1, rp_ai_rate=50, rp_hai_rate=100, rp_min_rate=100, rp_clamp_tgt_rate=0,
+                rp_clamp_tgt_rate_ati=1, rp_byte_reset=0, rp_hai_without_bc=1, rp_cut_on_grid=1,
+                np_min_time_between_cnps=0)
+
+
+def gen_dcqcn_grid():
+    """rp_cut_on_grid: cuts at checks every rp_rate_reduce_monitor_period."""
+    us = 1000
+    G = dict(rp_cut_on_grid=1)
+    vs = []
+    vs.append(dcqcn_vector("grid-first-cnp", "mlx5", """
+rp_cut_on_grid: the first CNP sets up the limiter at the start rate and arms
+the first check 4 us later; that check cuts (alpha decayed over four 1 us
+periods); the increase timer starts at the cut.""",
+                           [(1000, "cnp", None), (3000, "tx", 4096), (5000, "timer", None),
+                            (305 * us, "timer", None)], **G))
+    vs.append(dcqcn_vector("grid-cnps-between-checks", "mlx5", """
+Three CNPs between two checks make one cut, at the check after the first of
+them; a CNP while a cut is due asks for nothing.""",
+                           [(1000, "cnp", None), (5000, "timer", None), (6000, "cnp", None),
+                            (7000, "cnp", None), (8500, "cnp", None), (9000, "timer", None),
+                            (9500, "cnp", None), (13000, "timer", None)], **G))
+    vs.append(dcqcn_vector("grid-aligned-after-quiet", "mlx5", """
+A CNP 100.5 us after the last cut is served at the check of the original
+grid (every 4 us from the first CNP), not 4 us after the CNP.""",
+                           [(1000, "cnp", None), (5000, "timer", None), (105500, "cnp", None),
+                            (106000, "timer", None), (109000, "timer", None), (113000, "timer", None)], **G))
+    ev = [(0, "cnp", None), (4 * us, "timer", None), (7 * us, "timer", None), (9500, "cnp", None)]
+    ev += [(10 * us, "timer", None), (12 * us, "timer", None), (15 * us, "timer", None)]
+    vs.append(dcqcn_vector("grid-increase-before-check", "mlx5", """
+rp_time_reset = 3 us: the increase timer comes before the due check; the
+timer is re-armed at whichever comes first, and the check still cuts.""", ev, rp_time_reset=3, **G))
+    ev = [(0, "cnp", None), (4 * us, "timer", None)] + [(4 * us + 10 * i, "tx", 32767) for i in range(1, 4)]
+    ev += [(50 * us, "cnp", None), (50 * us + 10, "tx", 32767), (52 * us, "timer", None),
+           (52 * us + 10, "tx", 32767)]
+    vs.append(dcqcn_vector("grid-byte-counter-holds", "mlx5", """
+The byte counter counts after a cut and holds while a cut is due.""", ev, **G))
+    ev = [(0, "cnp", None), (4 * us, "timer", None)]
+    ev += [(4 * us + 900 * us * i, "timer", None) for i in range(1, 30)]
+    vs.append(dcqcn_vector("grid-hpcc-sim-recovery", "mlx5", """
+The HPCC simulator's DCQCN settings (HPCC_SIM in gen.py): cut at the first
+check, then timer-only recovery: one fast-recovery stage (F = 1), one
+additive (50 Mb/s), then hyper increase (100 Mb/s) until the line rate.""", ev, **HPCC_SIM))
+    ev = [(0, "cnp", None), (4 * us, "timer", None), (5 * us, "cnp", None), (8 * us, "timer", None)]
+    vs.append(dcqcn_vector("grid-rollover", "mlx5", "Checks across the 2^32 ns clock wrap.", ev,
+                           start=2 ** 32 - 6 * us, **G))
+    vs.append(dcqcn_param_error("err-grid-no-period", "rp_cut_on_grid", "inconsistent",
+                                "A check grid needs rp_rate_reduce_monitor_period > 0.",
+                                rp_cut_on_grid=1, rp_rate_reduce_monitor_period=0))
+    vs.append(dcqcn_param_error("err-grid-sigcomm15", "rp_cut_on_grid", "unsupported",
+                                "The check grid is a reading of the mlx5 variant only.",
+                                rp_cut_on_grid=1, variant=1))
+    vs.append(dcqcn_random("grid-random-hpcc-sim", "mlx5", 31, 10000, **HPCC_SIM))
+    vs.append(dcqcn_random("grid-random-mlx5", "mlx5", 32, 10000, **G))
+    vs.append(dcqcn_random("grid-random-wrap", "dcqcn-paper", 33, 10000, start=2 ** 32 - 5 * 10 ** 6,
+                           rp_rate_reduce_monitor_period=10, rp_byte_reset=256 * 1024, **G))
+    return vs
 
 
 def gen_dcqcn_hai_without_bc():
