@@ -142,7 +142,7 @@ struct Config {
   uint8_t clamp_tgt;            // bool
   uint8_t clamp_tgt_ati;        // bool
   uint8_t variant;              // Variant
-  uint8_t hai_without_bc;       // rp_hai_without_bc: with byte_reset 0, T alone decides hyper
+  uint8_t hai_without_bc;       // bit 0: rp_hai_without_bc; bit 1: in effect (byte_reset 0)
   uint8_t cut_grid;             // cuts at checks every monitor_ns (rp_cut_on_grid)
 };
 
@@ -328,7 +328,7 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
   const uint8_t b = s->bc_stage;
   const uint8_t hi = t > b ? t : b;
   // With the byte counter off and rp_hai_without_bc, T alone decides (b = 0).
-  const uint8_t lo = (cfg.hai_without_bc && cfg.byte_reset == 0) ? t : (t > b ? b : t);
+  const uint8_t lo = (cfg.hai_without_bc & 2u) ? t : (t > b ? b : t);
   if (hi >= cfg.threshold) {
     const uint32_t step = lo > cfg.threshold ? cfg.hai_kbps : cfg.ai_kbps;
     s->rt_kbps = AddCapped(s->rt_kbps, step, cfg.max_kbps);
@@ -391,7 +391,8 @@ inline Status Compile(const Params& p, Config* out) {
   c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
   c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
   c.variant = static_cast<uint8_t>(p.variant);  // <= NICC_DCQCN_VARIANT_MAX, validated
-  c.hai_without_bc = static_cast<uint8_t>(p.rp_hai_without_bc);
+  c.hai_without_bc = static_cast<uint8_t>(p.rp_hai_without_bc |  // 0..1, validated
+                                          (p.rp_hai_without_bc != 0 && p.rp_byte_reset == 0 ? 2u : 0u));
   c.cut_grid = static_cast<uint8_t>(p.rp_cut_on_grid);
   return Status::Ok();
 }
@@ -516,18 +517,39 @@ inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
   return detail::Cut(cfg, s, now_ns);
 }
 
+namespace detail {
+
+// RpOnTimer under rp_cut_on_grid (mlx5 reading): the due check first, else
+// the increase; the timer is re-armed at the earlier of the two deadlines.
+inline Action GridTimer(const Config& cfg, RpState* s, TimeNs now) {
+  if (s->flags & kRpCutDue) {
+    const uint32_t el = ElapsedNs(now, s->last_cut_ns);
+    if (el >= cfg.monitor_ns) return GridCut(cfg, s, now, el);
+  }
+  if (!TimeReached(now, s->timer_due_ns)) return ArmAt(Deadline(cfg, *s));  // early
+  // Keep the grid's anchor and alpha_ts inside the wrap horizon of `now`.
+  const uint32_t el = ElapsedNs(now, s->last_cut_ns);
+  if (el >= kRefreshNs) s->last_cut_ns += (el / cfg.monitor_ns) * cfg.monitor_ns;
+  if (ElapsedNs(now, s->alpha_ts_ns) >= kRefreshNs) AlphaCatchUp(cfg, s, now);
+  Action a = Increase(cfg, s, /*by_timer=*/true);
+  if (s->flags & kRpActive) {
+    s->timer_due_ns = now + cfg.time_reset_ns;
+    a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
+    a.timer_ns = Deadline(cfg, *s);
+  }
+  return a;
+}
+
+}  // namespace detail
+
 inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   if (!(s->flags & kRpActive)) return Action::None();  // stale: released
-  if (s->flags & kRpCutDue) {
-    const uint32_t el = ElapsedNs(now_ns, s->last_cut_ns);
-    if (el >= cfg.monitor_ns) return detail::GridCut(cfg, s, now_ns, el);
-  }
-  // Early or superseded delivery: re-arm.
-  if (!TimeReached(now_ns, s->timer_due_ns)) return detail::ArmAt(detail::Deadline(cfg, *s));
-  if (cfg.cut_grid) {
-    // Keep the check grid's anchor inside the wrap horizon of `now`.
-    const uint32_t el = ElapsedNs(now_ns, s->last_cut_ns);
-    if (el >= kRefreshNs) s->last_cut_ns += (el / cfg.monitor_ns) * cfg.monitor_ns;
+  if (cfg.cut_grid) return detail::GridTimer(cfg, s, now_ns);
+  if (!TimeReached(now_ns, s->timer_due_ns)) {
+    Action a = Action::None();  // early or superseded delivery: re-arm
+    a.flags = kActArmTimer;
+    a.timer_ns = s->timer_due_ns;
+    return a;
   }
   // Alpha is only read by a CNP, which catches up itself; here it is brought
   // forward only to keep alpha_ts inside the wrap horizon of `now`.
@@ -544,7 +566,7 @@ inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   if (s->flags & kRpActive) {
     s->timer_due_ns = now_ns + cfg.time_reset_ns;
     a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
-    a.timer_ns = detail::Deadline(cfg, *s);
+    a.timer_ns = s->timer_due_ns;
   }
   return a;
 }
