@@ -493,3 +493,70 @@ TEST(DcqcnNp, ZeroIntervalSendsForEveryCe) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------
+// sigcomm15 variant and rp_cut_on_grid (docs/dcqcn.md, Variants; the HPCC
+// simulator's DCQCN). The vectors cover them in depth; these pin the rules
+// in closed form.
+
+TEST(DcqcnSigcomm15, AlphaMovesAtEveryCnpAndTheCutUsesTheOldAlpha) {
+  dq::Params p = dq::Params::Paper(kLine);
+  p.variant = dq::kVariantSigcomm15;
+  const dq::Config cfg = MustCompile(p);
+  dq::RpState s;
+  dq::RpInit(cfg, &s);
+  const uint32_t a0 = 1023u << 10;
+  Action a = dq::RpOnCnp(cfg, &s, 0);
+  EXPECT_EQ(a.rate_kbps, CutOf(kLineKbps, a0));
+  const uint32_t a1 = static_cast<uint32_t>((uint64_t{a0} * cfg.alpha_keep_q20) >> 20) + cfg.alpha_g_q20;
+  EXPECT_EQ(s.alpha_q20, a1);
+  // A second CNP 10 us later (inside K = 55 us): no decay, the cut uses a1.
+  const uint32_t rc = s.rc_kbps;
+  a = dq::RpOnCnp(cfg, &s, 10000);
+  EXPECT_EQ(a.rate_kbps, CutOf(rc, a1));
+  EXPECT_EQ(s.alpha_q20, static_cast<uint32_t>((uint64_t{a1} * cfg.alpha_keep_q20) >> 20) + cfg.alpha_g_q20);
+}
+
+TEST(DcqcnSigcomm15, StateDoesNotGrow) {
+  static_assert(sizeof(dq::RpState) == 32, "RpState stays 32 bytes with the sigcomm15 variant");
+  EXPECT_EQ(nicc::kDcqcnVariantCount, 2u);
+  EXPECT_STREQ(nicc::kDcqcnVariants[dq::kVariantSigcomm15].name, "sigcomm15");
+}
+
+TEST(DcqcnGrid, FirstCnpCutsAtTheFirstCheck) {
+  dq::Params p = dq::Params::Mlx5(kLine);
+  p.rp_cut_on_grid = 1;
+  const dq::Config cfg = MustCompile(p);
+  dq::RpState s;
+  dq::RpInit(cfg, &s);
+  Action a = dq::RpOnCnp(cfg, &s, 1000);
+  EXPECT_EQ(a.flags, nicc::kActSetRate | nicc::kActArmTimer);
+  EXPECT_EQ(a.rate_kbps, kLineKbps);  // no cut yet
+  EXPECT_EQ(a.timer_ns, 5000u);       // the first check, 4 us later
+  a = dq::RpOnTimer(cfg, &s, 5000);
+  EXPECT_LT(a.rate_kbps, kLineKbps / 100 * 52);  // cut by about alpha/2 at the check
+  EXPECT_EQ(a.timer_ns, 5000u + 300000u);        // the increase timer starts at the cut
+  // A CNP between checks arms the next check on the grid (9 us), not 4 us after it.
+  a = dq::RpOnCnp(cfg, &s, 6500);
+  EXPECT_EQ(a.flags, nicc::kActArmTimer);
+  EXPECT_EQ(a.timer_ns, 9000u);
+}
+
+TEST(DcqcnGrid, ParameterErrorsNameTheField) {
+  dq::Params p = dq::Params::Paper(kLine);  // monitor period 0
+  p.rp_cut_on_grid = 1;
+  nicc::Status st = p.Validate();
+  EXPECT_EQ(st.code, nicc::StatusCode::kInconsistent);
+  EXPECT_STREQ(st.field, "rp_cut_on_grid");
+  p = dq::Params::Mlx5(kLine);
+  p.rp_cut_on_grid = 1;
+  p.variant = dq::kVariantSigcomm15;
+  st = p.Validate();
+  EXPECT_EQ(st.code, nicc::StatusCode::kUnsupported);
+  EXPECT_STREQ(st.field, "rp_cut_on_grid");
+  p.rp_cut_on_grid = 0;
+  p.variant = 2;
+  st = p.Validate();
+  EXPECT_EQ(st.code, nicc::StatusCode::kOutOfRange);
+  EXPECT_STREQ(st.field, "variant");
+}

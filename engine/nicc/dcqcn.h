@@ -5,6 +5,10 @@
 // Deployments", SIGCOMM 2015, with the parameter names, units and options of
 // the mlx5 (ConnectX) implementation. docs/dcqcn.md states every rule below
 // as an equation and lists where this engine picks among published variants.
+// Params::variant selects the reading: kVariantMlx5 (below) or
+// kVariantSigcomm15 (the paper's Eq. 1/2 alpha at every CNP, alpha kept
+// across a release); rp_cut_on_grid and rp_hai_without_bc give the HPCC
+// simulator's cut grid and timer-only hyper increase.
 //
 //   nicc::dcqcn::Config cfg;
 //   if (!nicc::dcqcn::Compile(nicc::dcqcn::Params::Mlx5(100000), &cfg).ok())
@@ -41,6 +45,20 @@ namespace dcqcn {
 
 // Profiles, named once (param_tables.h): kMlx5 = "mlx5", kPaper = "dcqcn-paper".
 enum Profile : uint8_t { NICC_DCQCN_PROFILES(NICC_PROFILE_ENUM_) kProfileCount };
+
+// Algorithm variants, named once (NICC_DCQCN_VARIANTS), selected by the
+// `variant` row independently of the profile: kVariantMlx5, kVariantSigcomm15.
+enum Variant : uint8_t {
+#define NICC_X(tok, ctok, code, name, doc) kVariant##tok = code,
+  NICC_DCQCN_VARIANTS(NICC_X)
+#undef NICC_X
+};
+constexpr bool VariantsInOrder() {
+  for (uint32_t i = 0; i < kDcqcnVariantCount; ++i)
+    if (kDcqcnVariants[i].code != i) return false;
+  return kDcqcnVariantCount == NICC_DCQCN_VARIANT_MAX + 1u;
+}
+static_assert(VariantsInOrder(), "NICC_DCQCN_VARIANTS lists codes 0..NICC_DCQCN_VARIANT_MAX in order");
 
 // One uint32_t per row of NICC_DCQCN_PARAMS (param_tables.h), in its order;
 // the row gives the unit, range, per-profile value and a one-line doc.
@@ -123,6 +141,9 @@ struct Config {
   uint8_t threshold;            // F
   uint8_t clamp_tgt;            // bool
   uint8_t clamp_tgt_ati;        // bool
+  uint8_t variant;              // Variant
+  uint8_t hai_without_bc;       // bit 0: rp_hai_without_bc; bit 1: in effect (byte_reset 0)
+  uint8_t cut_grid;             // cuts at checks every monitor_ns (rp_cut_on_grid)
 };
 
 // Validates `p` and fills `*out`. On error `*out` is left untouched.
@@ -137,6 +158,8 @@ enum RpFlag : uint8_t {
   kRpCnpInPeriod = 1u << 1,   // a CNP arrived in the current alpha period
   kRpTimerIncSinceCut = 1u << 2,  // a timer-driven increase since the last cut
   kRpCutOpen = 1u << 3,       // the monitor period since the last cut is over
+  kRpSeen = 1u << 4,          // sigcomm15: had a CNP; alpha and alpha_ts stay valid when idle
+  kRpCutDue = 1u << 5,        // rp_cut_on_grid: a CNP came since the last check
 };
 
 struct RpState {
@@ -212,10 +235,25 @@ constexpr Status Params::Validate() const {
     return Status::Error(StatusCode::kOutOfRange, "rp_rate_to_set_on_first_cnp");
   if (rp_rate_to_set_on_first_cnp != 0 && rp_rate_to_set_on_first_cnp < rp_min_rate)
     return Status::Error(StatusCode::kInconsistent, "rp_rate_to_set_on_first_cnp");
+  if (rp_cut_on_grid != 0 && rp_rate_reduce_monitor_period == 0)
+    return Status::Error(StatusCode::kInconsistent, "rp_cut_on_grid");  // a grid needs a period
+  if (rp_cut_on_grid != 0 && variant != kVariantMlx5)
+    return Status::Error(StatusCode::kUnsupported, "rp_cut_on_grid");
   return Status::Ok();
 }
 
 namespace detail {
+
+// alpha * keep^n: one multiply per set bit of n, from the table of
+// keep^(2^j); exactly 0 from n = 2^J on (keep^(2^J) is 0 in Q20).
+inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
+  if (n >= cfg.alpha_zero_periods) return 0;
+  // n < alpha_zero_periods = 2^J, so only table entries below J are used.
+  for (uint32_t j = 0; j < kAlphaPowTable && n != 0; ++j, n >>= 1) {
+    if (n & 1u) alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[j]);
+  }
+  return alpha;
+}
 
 // Closes the alpha periods that ended before `now`: the first of them adds g
 // when it saw a CNP; every period decays alpha by the keep factor. The quiet
@@ -230,17 +268,19 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   uint32_t alpha = MulQ20(s->alpha_q20, cfg.alpha_keep_q20);
   if (s->flags & kRpCnpInPeriod) alpha += cfg.alpha_g_q20;
   s->flags = static_cast<uint8_t>(s->flags & ~kRpCnpInPeriod);
-  uint32_t quiet = k - 1;
-  if (quiet >= cfg.alpha_zero_periods) {
-    alpha = 0;
-  } else {
-    // quiet < alpha_zero_periods = 2^J, so only table entries below J are used.
-    for (uint32_t j = 0; j < kAlphaPowTable && quiet != 0; ++j, quiet >>= 1) {
-      if (quiet & 1u) alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[j]);
-    }
-  }
+  alpha = KeepPow(cfg, alpha, k - 1);
   NICC_ASSERT(alpha <= kQ20One);
   s->alpha_q20 = alpha;
+}
+
+// sigcomm15, Eq. 2: alpha = (1 - g) * alpha for every whole period K
+// without a CNP since alpha_ts (the last CNP, or the last period closed).
+inline void AlphaDecay(const Config& cfg, RpState* s, TimeNs now) {
+  const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
+  if (elapsed < cfg.alpha_period_ns) return;
+  const uint32_t k = elapsed / cfg.alpha_period_ns;
+  s->alpha_ts_ns += k * cfg.alpha_period_ns;  // k * P <= elapsed < 2^31
+  s->alpha_q20 = KeepPow(cfg, s->alpha_q20, k);
 }
 
 // The rate cut of a CNP: rc -= rc * alpha / 2^(gd-10) (alpha/2 for gd = 11),
@@ -287,7 +327,8 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
   const uint8_t t = s->t_stage;
   const uint8_t b = s->bc_stage;
   const uint8_t hi = t > b ? t : b;
-  const uint8_t lo = t > b ? b : t;
+  // With the byte counter off and rp_hai_without_bc, T alone decides (b = 0).
+  const uint8_t lo = (cfg.hai_without_bc & 2u) ? t : (t > b ? b : t);
   if (hi >= cfg.threshold) {
     const uint32_t step = lo > cfg.threshold ? cfg.hai_kbps : cfg.ai_kbps;
     s->rt_kbps = AddCapped(s->rt_kbps, step, cfg.max_kbps);
@@ -302,8 +343,11 @@ inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
   }
   Action a = Action::None();
   a.flags = kActSetRate;
-  if (s->rt_kbps == cfg.max_kbps && cfg.max_kbps - s->rc_kbps <= kReleaseMarginKbps) {
-    s->flags = 0;  // released: idle until the next CNP
+  if (s->rt_kbps == cfg.max_kbps && cfg.max_kbps - s->rc_kbps <= kReleaseMarginKbps &&
+      !(s->flags & kRpCutDue)) {
+    // Released: idle until the next CNP (sigcomm15 keeps kRpSeen: alpha
+    // and its timestamp stay for that CNP).
+    s->flags = static_cast<uint8_t>(s->flags & kRpSeen);
     s->rc_kbps = cfg.max_kbps;
     a.flags = kActSetRate | kActCancelTimer;
   }
@@ -346,6 +390,10 @@ inline Status Compile(const Params& p, Config* out) {
   c.threshold = static_cast<uint8_t>(p.rp_threshold);
   c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
   c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
+  c.variant = static_cast<uint8_t>(p.variant);  // <= NICC_DCQCN_VARIANT_MAX, validated
+  c.hai_without_bc = static_cast<uint8_t>(p.rp_hai_without_bc |  // 0..1, validated
+                                          (p.rp_hai_without_bc != 0 && p.rp_byte_reset == 0 ? 2u : 0u));
+  c.cut_grid = static_cast<uint8_t>(p.rp_cut_on_grid);
   return Status::Ok();
 }
 
@@ -359,7 +407,83 @@ inline uint32_t RpRateKbps(const Config& cfg, const RpState& s) {
   return (s.flags & kRpActive) ? s.rc_kbps : cfg.max_kbps;
 }
 
+namespace detail {
+
+// sigcomm15 (Zhu et al., SIGCOMM'15, Eq. 1 and 2): the cut uses alpha as it
+// stands, then alpha = (1 - g) * alpha + g at once, and the alpha timer
+// (K = rp_dce_tcp_rtt) restarts. A released flow kept alpha: it decays over
+// the quiet time (0 once its timestamp is 2^31 ns or more old).
+inline Action Sigcomm15Cnp(const Config& cfg, RpState* s, TimeNs now) {
+  bool open = true;
+  if (!(s->flags & kRpActive)) {
+    uint32_t start = cfg.max_kbps;
+    if (s->flags & kRpSeen) {
+      if (TimeDiffNs(now, s->alpha_ts_ns) < 0) {
+        s->alpha_q20 = 0;
+      } else {
+        AlphaDecay(cfg, s, now);
+      }
+    } else {
+      start = cfg.first_cnp_kbps != 0 ? cfg.first_cnp_kbps : cfg.max_kbps;
+      s->alpha_q20 = cfg.alpha_init_q20;
+    }
+    s->rc_kbps = start;
+    s->rt_kbps = start;
+    s->flags = kRpActive | kRpSeen;
+  } else {
+    AlphaDecay(cfg, s, now);
+    open = (s->flags & kRpCutOpen) || ElapsedNs(now, s->last_cut_ns) >= cfg.monitor_ns;
+  }
+  s->alpha_ts_ns = now;
+  const Action a = open ? Cut(cfg, s, now) : Action::None();
+  // keep * alpha + g <= keep + g == 1.0.
+  s->alpha_q20 = MulQ20(s->alpha_q20, cfg.alpha_keep_q20) + cfg.alpha_g_q20;
+  NICC_ASSERT(s->alpha_q20 <= kQ20One);
+  return a;
+}
+
+// rp_cut_on_grid: the checks run every P = monitor_ns from the first CNP;
+// last_cut_ns is the latest check at or before the last event (every cut is
+// at a check). The flow's one timer serves the next check while a cut is
+// due and the increase timer otherwise, whichever comes first.
+inline TimeNs Deadline(const Config& cfg, const RpState& s) {
+  if (!(s.flags & kRpCutDue)) return s.timer_due_ns;
+  const TimeNs check = s.last_cut_ns + cfg.monitor_ns;
+  return TimeDiffNs(check, s.timer_due_ns) < 0 ? check : s.timer_due_ns;
+}
+
+inline Action ArmAt(TimeNs t) {
+  Action a = Action::None();
+  a.flags = kActArmTimer;
+  a.timer_ns = t;
+  return a;
+}
+
+// A CNP of an active flow under rp_cut_on_grid: the cut waits for the next
+// check (alpha has already counted the CNP).
+inline Action GridCnp(const Config& cfg, RpState* s, TimeNs now) {
+  if (s->flags & kRpCutDue) return Action::None();
+  const uint32_t el = ElapsedNs(now, s->last_cut_ns);
+  s->last_cut_ns += (el / cfg.monitor_ns) * cfg.monitor_ns;  // <= el < 2^31
+  s->flags = static_cast<uint8_t>(s->flags | kRpCutDue);
+  return ArmAt(Deadline(cfg, *s));
+}
+
+// The check that finds a CNP: alpha brought to now, then the cut; the grid
+// stays aligned (`el` whole periods or more since the previous check).
+inline Action GridCut(const Config& cfg, RpState* s, TimeNs now, uint32_t el) {
+  AlphaCatchUp(cfg, s, now);
+  const TimeNs check = s->last_cut_ns + (el / cfg.monitor_ns) * cfg.monitor_ns;
+  s->flags = static_cast<uint8_t>(s->flags & ~kRpCutDue);
+  const Action a = Cut(cfg, s, now);
+  s->last_cut_ns = check;  // == now when the timer is delivered on time
+  return a;
+}
+
+}  // namespace detail
+
 inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
+  if (cfg.variant == kVariantSigcomm15) return detail::Sigcomm15Cnp(cfg, s, now_ns);
   if (!(s->flags & kRpActive)) {
     // First CNP: a rate limiter is set up at the start rate, with the
     // initial alpha standing for this CNP, and the cut applies at once.
@@ -369,18 +493,58 @@ inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
     s->alpha_q20 = cfg.alpha_init_q20;
     s->alpha_ts_ns = now_ns;
     s->flags = kRpActive;
+    if (cfg.cut_grid) {
+      // The first check is one period away; no increase before the first cut.
+      s->t_stage = 0;
+      s->bc_stage = 0;
+      s->bc_bytes = 0;
+      s->last_cut_ns = now_ns;
+      s->timer_due_ns = now_ns + cfg.monitor_ns;
+      s->flags = kRpActive | kRpCutDue;
+      Action a = detail::ArmAt(s->timer_due_ns);
+      a.flags = kActSetRate | kActArmTimer;
+      a.rate_kbps = start;
+      return a;
+    }
     return detail::Cut(cfg, s, now_ns);
   }
   detail::AlphaCatchUp(cfg, s, now_ns);
   s->flags = static_cast<uint8_t>(s->flags | kRpCnpInPeriod);
+  if (cfg.cut_grid) return detail::GridCnp(cfg, s, now_ns);
   const bool open = (s->flags & kRpCutOpen) ||
                     ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns;
   if (!open) return Action::None();
   return detail::Cut(cfg, s, now_ns);
 }
 
+namespace detail {
+
+// RpOnTimer under rp_cut_on_grid (mlx5 reading): the due check first, else
+// the increase; the timer is re-armed at the earlier of the two deadlines.
+inline Action GridTimer(const Config& cfg, RpState* s, TimeNs now) {
+  if (s->flags & kRpCutDue) {
+    const uint32_t el = ElapsedNs(now, s->last_cut_ns);
+    if (el >= cfg.monitor_ns) return GridCut(cfg, s, now, el);
+  }
+  if (!TimeReached(now, s->timer_due_ns)) return ArmAt(Deadline(cfg, *s));  // early
+  // Keep the grid's anchor and alpha_ts inside the wrap horizon of `now`.
+  const uint32_t el = ElapsedNs(now, s->last_cut_ns);
+  if (el >= kRefreshNs) s->last_cut_ns += (el / cfg.monitor_ns) * cfg.monitor_ns;
+  if (ElapsedNs(now, s->alpha_ts_ns) >= kRefreshNs) AlphaCatchUp(cfg, s, now);
+  Action a = Increase(cfg, s, /*by_timer=*/true);
+  if (s->flags & kRpActive) {
+    s->timer_due_ns = now + cfg.time_reset_ns;
+    a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
+    a.timer_ns = Deadline(cfg, *s);
+  }
+  return a;
+}
+
+}  // namespace detail
+
 inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   if (!(s->flags & kRpActive)) return Action::None();  // stale: released
+  if (cfg.cut_grid) return detail::GridTimer(cfg, s, now_ns);
   if (!TimeReached(now_ns, s->timer_due_ns)) {
     Action a = Action::None();  // early or superseded delivery: re-arm
     a.flags = kActArmTimer;
@@ -389,7 +553,13 @@ inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   }
   // Alpha is only read by a CNP, which catches up itself; here it is brought
   // forward only to keep alpha_ts inside the wrap horizon of `now`.
-  if (ElapsedNs(now_ns, s->alpha_ts_ns) >= kRefreshNs) detail::AlphaCatchUp(cfg, s, now_ns);
+  if (ElapsedNs(now_ns, s->alpha_ts_ns) >= kRefreshNs) {
+    if (cfg.variant == kVariantSigcomm15) {
+      detail::AlphaDecay(cfg, s, now_ns);
+    } else {
+      detail::AlphaCatchUp(cfg, s, now_ns);
+    }
+  }
   if (!(s->flags & kRpCutOpen) && ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns)
     s->flags = static_cast<uint8_t>(s->flags | kRpCutOpen);
   Action a = detail::Increase(cfg, s, /*by_timer=*/true);
@@ -404,7 +574,8 @@ inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
 inline Action RpOnTxBytes(const Config& cfg, RpState* s, uint32_t bytes,
                           TimeNs now_ns) {
   (void)now_ns;
-  if (!(s->flags & kRpActive) || cfg.byte_reset == 0) return Action::None();
+  // Under rp_cut_on_grid the byte counter holds while a cut is due.
+  if ((s->flags & (kRpActive | kRpCutDue)) != kRpActive || cfg.byte_reset == 0) return Action::None();
   // bc_bytes < byte_reset on entry, so the sum stays below 2^33: count it in
   // two steps to keep it in 32 bits.
   const uint32_t room = cfg.byte_reset - s->bc_bytes;

@@ -22,9 +22,10 @@
  *           e.g. rp_ai_rate <= line rate, live in each Validate())
  *   values  the value under each profile of the algorithm, in the order of
  *           its profile list
- *   flags   0, or NICC_PARAM_BACKEND: the backend supplies the value from
+ *   flags   0, NICC_PARAM_BACKEND: the backend supplies the value from
  *           what it is attached to (port speed, flow label); such fields are
- *           no Attribute or scenario key of their own
+ *           no Attribute or scenario key of their own; or NICC_PARAM_NICC:
+ *           nicc's own field, not a vendor (mlx5 cc_params) one
  *
  * Profile rows:  R(Token, "spelling", doc)  — the spelling is the one name
  * used by every tool, file and ABI.
@@ -44,6 +45,9 @@
 #define NICC_HPCC_MAX_HISTORY_US 671u
 
 #define NICC_PARAM_BACKEND 1u
+/* Not a vendor field: a nicc selector or knob with no mlx5 cc_params file
+ * (the verbs cc_params import skips it). */
+#define NICC_PARAM_NICC 2u
 
 /* ---------------------------------------------------------------------------
  * Units: U(Token, "symbol", meaning)
@@ -60,7 +64,8 @@
   U(Count, "count", "a plain count")                               \
   U(Bool, "bool", "0 = off, 1 = on")                               \
   U(Port, "port", "UDP port number")                               \
-  U(Label, "label", "20-bit IPv6/GRH flow label")
+  U(Label, "label", "20-bit IPv6/GRH flow label")                  \
+  U(DcqcnVariant, "variant", "a DCQCN variant code (NICC_DCQCN_VARIANTS; scenario keys take the name)")
 
 /* ---------------------------------------------------------------------------
  * Status codes: S(Token, C_TOKEN, code, "snake_name", meaning)
@@ -126,6 +131,18 @@
   R(Paper, "dcqcn-paper", "DCQCN paper (SIGCOMM'15) simulation settings: g = 1/256 " \
                           "(1020/1024), 55 us timers, 10 MiB byte counter, F = 5, R_AI 40 Mb/s")
 
+/* Algorithm variants (the `variant` row below), separate from the profiles:
+ * which reading of DCQCN the reaction point follows (docs/dcqcn.md,
+ * "Variants"). */
+#define NICC_DCQCN_VARIANTS(C)                                                                   \
+  C(Mlx5, MLX5, 0, "mlx5", "the mlx5 (ConnectX) reading: alpha updated once per alpha period, " \
+                           "a released flow starts over at its next CNP")                      \
+  C(Sigcomm15, SIGCOMM15, 1, "sigcomm15", "the SIGCOMM'15 text: alpha updated at every CNP "     \
+                                          "(Eq. 1), decayed per K without CNP (Eq. 2), kept "      \
+                                          "across a release")
+/* Largest code of NICC_DCQCN_VARIANTS (dcqcn.h checks it against the list). */
+#define NICC_DCQCN_VARIANT_MAX 1u
+
 #define NICC_DCQCN_PARAMS(P)                                                                          \
   P(line_rate_mbps, Mbps, 1, NICC_MAX_LINE_RATE_MBPS, (100000, 100000), NICC_PARAM_BACKEND,          \
     "port speed; the ceiling when rp_max_rate is 0")                                                \
@@ -154,7 +171,15 @@
   P(rp_clamp_tgt_rate_ati, Bool, 0, 1, (1, 1), 0,                                                   \
     "a cut clamps the target only if a timer increase came since the last cut")                     \
   P(np_min_time_between_cnps, Us, 0, NICC_MAX_PERIOD_US, (4, 50), 0,                                \
-    "receiver: at most one CNP per flow per this period")
+    "receiver: at most one CNP per flow per this period")                                           \
+  P(variant, DcqcnVariant, 0, NICC_DCQCN_VARIANT_MAX, (0, 0), NICC_PARAM_NICC,                        \
+    "algorithm variant, separate from the profile: mlx5 or sigcomm15 (docs/dcqcn.md)")              \
+  P(rp_hai_without_bc, Bool, 0, 1, (0, 0), NICC_PARAM_NICC,                                           \
+    "with rp_byte_reset = 0, the timer alone reaches hyper increase (T > F), as the HPCC "          \
+    "simulator; 0 = no hyper increase without the byte counter")                                    \
+  P(rp_cut_on_grid, Bool, 0, 1, (0, 0), NICC_PARAM_NICC,                                              \
+    "cut only at checks every rp_rate_reduce_monitor_period from the first CNP, for the CNPs "       \
+    "since the previous check (the HPCC simulator's RATE_DECREASE_INTERVAL); mlx5 variant only")
 
 /* ---------------------------------------------------------------------------
  * HPCC (hpcc.h).

@@ -68,6 +68,7 @@ constexpr const char* UnitMeaning(Unit u) {
 // Bits of ParamDesc::flags.
 enum ParamFlag : uint8_t {
   kParamBackend = NICC_PARAM_BACKEND,  // the backend supplies it (port speed, flow label)
+  kParamNicc = NICC_PARAM_NICC,        // nicc's own: no vendor (mlx5 cc_params) field
 };
 
 // Most profiles any one algorithm has; a row holds a value per profile.
@@ -85,6 +86,7 @@ struct ParamDesc {
   const char* doc;
 
   constexpr bool backend() const { return (flags & kParamBackend) != 0; }
+  constexpr bool nicc_only() const { return (flags & kParamNicc) != 0; }
 };
 
 struct ProfileDesc {
@@ -109,6 +111,26 @@ struct ChoiceDesc {
   uint32_t code;
   const char* doc;
 };
+
+// DCQCN algorithm variants (NICC_DCQCN_VARIANTS), indexed by code.
+constexpr ChoiceDesc kDcqcnVariants[] = {
+#define NICC_X(tok, ctok, code, name, doc) {name, code, NICC_PARAM_DOC(doc)},
+    NICC_DCQCN_VARIANTS(NICC_X)
+#undef NICC_X
+};
+constexpr uint32_t kDcqcnVariantCount = sizeof(kDcqcnVariants) / sizeof(kDcqcnVariants[0]);
+
+// A field whose unit is a choice code (UnitChoices() != nullptr) takes the
+// names of that list wherever a person writes it (scenario keys, --help);
+// vector files and the C ABI carry the code.
+struct ChoiceSpan {
+  const ChoiceDesc* list;
+  uint32_t count;
+};
+constexpr ChoiceSpan UnitChoices(Unit u) {
+  return u == Unit::kDcqcnVariant ? ChoiceSpan{kDcqcnVariants, kDcqcnVariantCount}
+                                  : ChoiceSpan{nullptr, 0};
+}
 
 // ---------------------------------------------------------------------------
 // Helpers over a table.

@@ -141,7 +141,9 @@ TEST(ParamTables, EveryRowIsInTheDocsTable) {
                         std::to_string(row.min) + " | " + std::to_string(row.max) + " |"),
                 std::string::npos)
           << row.name;
-      if (!row.backend()) EXPECT_NE(md.find("`" + host::ScenarioKey(t, row) + "`"), std::string::npos);
+      if (!row.backend()) {
+        EXPECT_NE(md.find("`" + host::ScenarioKey(t, row) + "`"), std::string::npos);
+      }
     }
   });
 }

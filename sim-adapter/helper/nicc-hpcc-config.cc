@@ -5,6 +5,7 @@
  */
 #include "nicc-hpcc-config.h"
 
+#include "nicc-scenario-key-table.h"
 #include "nicc-units.h"
 
 #include "ns3/nicc-fabric-helper.h"
@@ -912,8 +913,8 @@ Rows()
           "class 0, 0 the data class (3)"}, 1, K::FLAG, "ack_high_priority", 0, 0, 0, nullptr},
         {{"ALPHA_RESUME_INTERVAL", "us", "dcqcn.rp_dce_tcp_rtt", "DCQCN alpha update period, whole us"}, 1,
          K::WHOLE, "dcqcn.rp_dce_tcp_rtt", 1, 1e7, 1, nullptr},
-        {{"RATE_DECREASE_INTERVAL", "us", "dcqcn.rp_rate_reduce_monitor_period", "DCQCN: rate cuts at most once "
-          "per this period, whole us"}, 1, K::WHOLE, "dcqcn.rp_rate_reduce_monitor_period", 0, 1e7, 1, nullptr},
+        {{"RATE_DECREASE_INTERVAL", "us", "dcqcn.rp_rate_reduce_monitor_period", "DCQCN: the period of the rate-"
+          "decrease checks, whole us (compat=hpcc-sim: checked on that grid, dcqcn.rp_cut_on_grid)"}, 1, K::WHOLE, "dcqcn.rp_rate_reduce_monitor_period", 0, 1e7, 1, nullptr},
         {{"CLAMP_TARGET_RATE", "flag", "dcqcn.rp_clamp_tgt_rate", "every cut sets the target rate to the current "
           "rate"}, 1, K::FLAG, "dcqcn.rp_clamp_tgt_rate", 0, 0, 0, nullptr},
         {{"RP_TIMER", "us", "dcqcn.rp_time_reset", "DCQCN rate-increase timer, whole us"}, 1, K::WHOLE,
@@ -1093,6 +1094,19 @@ NiccHpccKeysMarkdown()
     {
         s += std::string("| `") + k.name + "` | " + cell(k.value) + " | `" + cell(k.nicc) + "` | " + cell(k.doc) +
              " |\n";
+    }
+    // The preset --hpcc-config implies, from the preset table itself.
+    for (const auto& p : CompatPresets())
+    {
+        if (p.keys.empty())
+        {
+            continue;
+        }
+        s += std::string("\n`compat=") + p.name + "` sets, unless the key is set explicitly:\n\n| key | value |\n|---|---|\n";
+        for (const auto& [key, value] : p.keys)
+        {
+            s += std::string("| `") + key + "` | `" + value + "` |\n";
+        }
     }
     return s;
 }

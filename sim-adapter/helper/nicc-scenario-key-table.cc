@@ -181,6 +181,8 @@ AttributeKeyRows()
     {"pfc_alpha_ref_rate", &NiccSwitchMmu::GetTypeId, "PfcAlphaReferenceRate", nullptr, ""},
     {"pfc_reserve_bytes", &NiccSwitchMmu::GetTypeId, "ReserveBytes", nullptr, ""},
     {"pfc_xoff_at_threshold", &NiccSwitchMmu::GetTypeId, "XoffAtThreshold", nullptr, ""},
+    // --- DCQCN NIC-model knobs (docs/dcqcn.md, "The HPCC simulator's DCQCN") ---
+    {"cnp_on_ack", &NiccNic::GetTypeId, "CnpOnAck", nullptr, ""},
 };
     return rows;
 }
@@ -278,6 +280,14 @@ CompatPresets()
          {"headroom_frames", "0"},           //   and no frame terms
          {"pfc_pause_until_resume", "true"}, // receivers ignore the pause time
          {"pfc_alpha", "0.125"},             // pfc_a_shift 3
+         // DCQCN as its mlx reading (rdma-hw.cc cnp_received_mlx, CheckRateDecreaseMlx, ...)
+         {"cnp_on_ack", "true"},                   // a CNP flag on the ACK of each CE-marked packet
+         {"dcqcn.rp_cut_on_grid", "1"},            // cuts checked every RATE_DECREASE_INTERVAL
+         {"dcqcn.rp_byte_reset", "0"},             // no byte counter:
+         {"dcqcn.rp_hai_without_bc", "1"},         //   the timer alone reaches hyper increase
+         {"dcqcn.rp_clamp_tgt_rate_ati", "1"},     // the target clamps once the timer has run
+         {"dcqcn.rp_initial_alpha_value", "1023"}, // alpha = 1 at the first CNP (1023/1024)
+         {"dcqcn.rp_rate_to_set_on_first_cnp", "0"}, // RateOnFirstCnp 1.0: keep the rate
      }},
 };
     return rows;

@@ -221,6 +221,17 @@ BuildKeys()
             k.target = NiccScenarioKey::ENGINE;
             k.typeId = NiccNic::GetTypeId().GetName();
             k.attribute = nicc::host::AttributeName(t, row);
+            const nicc::ChoiceSpan choices = nicc::UnitChoices(row.unit);
+            if (choices.list != nullptr)
+            {
+                // A selector: its names or its codes, -1 for the profile's value.
+                for (uint32_t i = 0; i < choices.count; ++i)
+                {
+                    k.choiceNames.emplace_back(choices.list[i].name);
+                }
+                k.altName = nicc::host::SelectorKey(t, row);
+                k.help += "; also " + k.altName;
+            }
             keys.push_back(k);
         }
     });
@@ -243,7 +254,7 @@ FindKey(const std::string& name)
     const std::string& canonical = NiccScenario::Canonical(name);
     for (const auto& k : NiccScenario::Keys())
     {
-        if (canonical == k.name)
+        if (canonical == k.name || (!k.altName.empty() && canonical == k.altName))
         {
             return &k;
         }
@@ -352,10 +363,19 @@ CheckValue(const NiccScenarioKey& k, const std::string& v, std::string* why)
         *why = "expected true or false";
         return false;
     }
+    if (std::find(k.choiceNames.begin(), k.choiceNames.end(), v) != k.choiceNames.end())
+    {
+        return true; // a selector's name
+    }
+    std::string names;
+    for (const auto& n : k.choiceNames)
+    {
+        names += (names.empty() ? " or one of " : "|") + n;
+    }
     double d;
     if (!ParseNumber(v, &d))
     {
-        *why = "expected a number (" + type + ")";
+        *why = "expected a number (" + type + ")" + names;
         return false;
     }
     if ((type == "uint" || type == "int") && d != std::floor(d))
@@ -367,7 +387,7 @@ CheckValue(const NiccScenarioKey& k, const std::string& v, std::string* why)
     {
         if (d != -1 && (d < k.min || d > k.max))
         {
-            *why = "out of range " + RangeOf(k) + " (-1 = the profile's value)";
+            *why = "out of range " + RangeOf(k) + " (-1 = the profile's value)" + names;
             return false;
         }
         return true;
@@ -544,7 +564,7 @@ NiccScenario::Set(const std::string& key, const std::string& value, std::string*
     }
     m_values[k->name] = value;
     m_userSet.insert(k->name);
-    if (k->name != key)
+    if (k->name != key && k->altName != key)
     {
         const std::string note = key + " -> " + k->name;
         if (std::find(m_aliasesUsed.begin(), m_aliasesUsed.end(), note) == m_aliasesUsed.end())
@@ -599,6 +619,11 @@ std::string
 NiccScenario::Get(const std::string& key) const
 {
     auto it = m_values.find(Canonical(key));
+    if (it == m_values.end())
+    {
+        const NiccScenarioKey* k = FindKey(key); // a selector's second name
+        it = k ? m_values.find(k->name) : m_values.end();
+    }
     return it == m_values.end() ? std::string() : it->second;
 }
 
@@ -618,7 +643,13 @@ NiccScenario::ApplyAttributes(NiccFabricHelper* fabric, NiccNicHelper* nics, std
             return false;
         }
         Ptr<AttributeValue> value = info.checker->Create();
-        if (!value->DeserializeFromString(Get(k.name) + k.suffix, info.checker))
+        std::string text = Get(k.name);
+        const auto named = std::find(k.choiceNames.begin(), k.choiceNames.end(), text);
+        if (named != k.choiceNames.end())
+        {
+            text = std::to_string(named - k.choiceNames.begin()); // the code (lists are in code order)
+        }
+        if (!value->DeserializeFromString(text + k.suffix, info.checker))
         {
             *error = "key '" + k.name + "': '" + Get(k.name) + "' is no value of " + k.typeId +
                      "::" + k.attribute;

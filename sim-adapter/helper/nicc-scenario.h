@@ -91,6 +91,12 @@ struct NiccScenarioKey
     std::string typeId;    ///< ATTRIBUTE / ENGINE: the TypeId name ("ns3::NiccNic")
     std::string attribute; ///< ATTRIBUTE / ENGINE: its Attribute ("DcqcnRpTimeReset")
     std::string suffix;    ///< appended to the value for the Attribute ("us": a Time)
+    /// ENGINE selector rows (a choice-code unit): the second name the key
+    /// answers to, `<algo>_<row>` ("dcqcn_variant"), and the choice names by
+    /// code; the value is a name (or -1 = the profile's), the Attribute gets
+    /// the code.
+    std::string altName;
+    std::vector<std::string> choiceNames;
 };
 
 /// A deprecated key name and the key it stands for.

@@ -263,6 +263,15 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                       UintegerValue(1),
                       Field<UintegerValue>(of, &NiccNicConfig::srNackThreshold),
                       MakeUintegerChecker<uint32_t>(1, SR_WINDOW))
+        .AddAttribute("CnpOnAck",
+                      "DCQCN: no CNP packets; the sender treats every ACK or NACK that "
+                      "echoes a CE mark (a CE-marked packet since the previous ACK) as a "
+                      "CNP, as the HPCC simulator's receiver flags the ACK of each CE-marked "
+                      "packet. The notification point's pacing (np_min_time_between_cnps) "
+                      "then does not apply; AckInterval sets the signal rate.",
+                      BooleanValue(false),
+                      Field<BooleanValue>(of, &NiccNicConfig::cnpOnAck),
+                      MakeBooleanChecker())
         .AddAttribute("PayloadSize",
                       "Payload bytes of a full DATA packet; 0 = the device MTU.",
                       UintegerValue(0),

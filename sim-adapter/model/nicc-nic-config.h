@@ -94,6 +94,9 @@ struct NiccNicConfig
     bool intProbeSinglePath{false};
     uint32_t srNackThreshold{1};
     bool ackHighPriority{true};
+    /// DCQCN: the congestion signal rides on the ACK/NACK of a CE-marked
+    /// packet (its ECN-echo bit) instead of a CNP packet (the HPCC simulator).
+    bool cnpOnAck{false};
 };
 
 } // namespace ns3

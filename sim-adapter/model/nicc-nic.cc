@@ -130,6 +130,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     }
     m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc;
     m_pintOn = m_cfg.cc == nicc::hal::CcKind::kHpccPint;
+    m_cnpOnAck = m_config.cnpOnAck && m_cfg.cc == nicc::hal::CcKind::kDcqcn;
     m_dev = dev;
     m_drv = std::make_unique<Driver>();
     const nicc::Status st = m_drv->Init(&m_cfg, this);
@@ -254,6 +255,10 @@ NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
     }
     const uint32_t qpn = h.GetQpn();
     (void)m_drv->Deliver(m_sender.Qp(qpn).drvFlow, e, NicNow());
+    if (m_cnpOnAck && (h.GetOpFlags() & NiccNicConfig::OP_ECN_ECHO) != 0)
+    {
+        DeliverCnp(qpn); // the ACK's CE echo is the CNP (CnpOnAck)
+    }
     if (m_sender.AllAcked(qpn))
     {
         CloseTx(qpn);
@@ -276,7 +281,12 @@ NiccNic::CloseTx(uint32_t qpn)
 void
 NiccNic::OnCnp(const NiccRoceHeader& h)
 {
-    const uint32_t qpn = h.GetQpn();
+    DeliverCnp(h.GetQpn());
+}
+
+void
+NiccNic::DeliverCnp(uint32_t qpn)
+{
     ++m_cnpsReceived;
     if (!m_sender.IsRunning(qpn))
     {
@@ -388,7 +398,7 @@ NiccNic::OnData(Ptr<Packet> p)
 void
 NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
 {
-    if (a.Has(nicc::kActSendCnp))
+    if (a.Has(nicc::kActSendCnp) && !m_cnpOnAck)
     {
         m_receiver.SendCnp(m_rxOwner[flow]);
     }

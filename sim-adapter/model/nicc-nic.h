@@ -169,6 +169,9 @@ class NiccNic : public Object
     void Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p);
     void OnAck(const NiccRoceHeader& h, bool nack);
     void OnCnp(const NiccRoceHeader& h);
+    /// A congestion signal for one of our QPs: a CNP packet, or (CnpOnAck)
+    /// an ACK/NACK echoing CE.
+    void DeliverCnp(uint32_t qpn);
     void OnData(Ptr<Packet> p);
     void OnQpTimer(uint32_t qpn);
     void OnQpTimeout(uint32_t qpn, uint16_t ev);
@@ -185,6 +188,7 @@ class NiccNic : public Object
     std::vector<uint32_t> m_rxOwner; ///< receiver FlowId -> receiver QP index
     bool m_intOn{false};
     bool m_pintOn{false}; ///< hpcc-pint: data packets carry a PINT code, ACKs echo it
+    bool m_cnpOnAck{false}; ///< DCQCN with CnpOnAck: ECN echoes are the CNPs
 
     Ptr<NiccNetDevice> m_dev;
     NiccQpScheduler m_sched;

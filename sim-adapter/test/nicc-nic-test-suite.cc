@@ -26,7 +26,10 @@
  *   - 64-bit messages: a 5e9 B flow (past 2^32 B; HPCC on wrapping 32-bit
  *     sequences) completes near its ideal FCT with its bytes counted exactly
  *     and its size in fct.csv / summary.json; a 1e12 B flow runs 1 ms with
- *     acknowledged / delivered bytes equal to the payload the packets carried.
+ *     acknowledged / delivered bytes equal to the payload the packets carried;
+ *   - DCQCN with CnpOnAck (cnp_on_ack=1): no CNP packet is sent, every flow
+ *     completes, and the ACK-borne signal cuts the senders (under a quarter
+ *     of the PFC pauses of cc=none).
  * All full size (16 senders, 100 Gb/s, 1 us links); ~1-2 s in total, plus ~1 s for the 5e9 B flow.
  *
  *   ./nicc-sim-test-runner --suite=nicc-nic --verbose
@@ -110,6 +113,41 @@ class LosslessNoCcTest : public TestCase
             last = std::max(last, f.startNs + f.fctNs);
         }
         NS_TEST_ASSERT_MSG_LT(last, 1390000, "PFC keeps the bottleneck busy");
+    }
+};
+
+// ---------------------------------------------------------------------------
+// CnpOnAck: DCQCN's congestion signal rides on the ACKs (the HPCC
+// simulator's receiver); no CNP packet is sent, and the senders still back
+// off (far fewer PFC pauses than without CC).
+class CnpOnAckTest : public TestCase
+{
+  public:
+    CnpOnAckTest()
+        : TestCase("DCQCN with cnp_on_ack: no CNP packets, the ACKs' CE echoes cut the rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> base = {"size_bytes=1000000", "stop_ms=10"};
+        NiccScenarioResult none;
+        NiccScenarioResult acks;
+        NiccScenarioResult cnps;
+        std::string err;
+        auto with = [&base](std::vector<std::string> more) {
+            more.insert(more.begin(), base.begin(), base.end());
+            return more;
+        };
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", with({"cc=none"}), &none, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", with({"cc=dcqcn", "cnp_on_ack=1"}), &acks, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", with({"cc=dcqcn"}), &cnps, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(acks.Completed(), 16u, "every flow completes");
+        NS_TEST_EXPECT_MSG_EQ(acks.cnpsSent, 0u, "no CNP packet with cnp_on_ack");
+        NS_TEST_EXPECT_MSG_GT(cnps.cnpsSent, 0u, "CNP packets without it");
+        NS_TEST_EXPECT_MSG_EQ(acks.drops, 0u, "lossless");
+        NS_TEST_EXPECT_MSG_LT(acks.pauseFrames * 4, none.pauseFrames, "the senders backed off");
     }
 };
 
@@ -709,6 +747,7 @@ class NiccNicTestSuite : public TestSuite
         AddTestCase(new LosslessNoCcTest, TestCase::QUICK);
         AddTestCase(new HpccQueueTest, TestCase::QUICK);
         AddTestCase(new DcqcnFairnessTest, TestCase::QUICK);
+        AddTestCase(new CnpOnAckTest, TestCase::QUICK);
         AddTestCase(new ReorderRecoveryTest(NiccNic::SELECTIVE_REPEAT), TestCase::QUICK);
         AddTestCase(new ReorderRecoveryTest(NiccNic::GO_BACK_N), TestCase::QUICK);
         AddTestCase(new LargeMessageTest, TestCase::QUICK);

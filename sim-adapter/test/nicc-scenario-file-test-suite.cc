@@ -912,6 +912,35 @@ class ParamTableKeysTest : public TestCase
             NiccLoadScenarioText("dcqcn.rp_time_reset = 77\n", "d.toml", "", &dotted, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(dotted.Get("dcqcn.rp_time_reset"), "77", "dotted key");
 
+        // A selector row (dcqcn variant) takes its names under both of its
+        // keys, and its code; the Attribute gets the code.
+        for (const auto& [pair, code] : std::vector<std::pair<std::string, int64_t>>{
+                 {"dcqcn_variant=sigcomm15", 1},
+                 {"dcqcn.variant=sigcomm15", 1},
+                 {"dcqcn_variant=mlx5", 0},
+                 {"dcqcn.variant=1", 1}})
+        {
+            NiccScenario s;
+            NS_TEST_ASSERT_MSG_EQ(s.Select("incast", &err), true, err);
+            NS_TEST_ASSERT_MSG_EQ(s.SetPair(pair, &err), true, err);
+            NS_TEST_EXPECT_MSG_EQ(s.GetAliasesUsed().size(), 0u, pair << " is no deprecated alias");
+            Ptr<NiccNic> nic = InstallNic(s, &err);
+            NS_TEST_EXPECT_MSG_NE(nic, nullptr, pair << ": " << err);
+            if (nic)
+            {
+                IntegerValue got;
+                nic->GetAttribute("DcqcnVariant", got);
+                NS_TEST_EXPECT_MSG_EQ(got.Get(), code, pair);
+            }
+            Simulator::Destroy();
+        }
+        {
+            NiccScenario s;
+            NS_TEST_EXPECT_MSG_EQ(s.SetPair("dcqcn_variant=sigcomm", &err), false, "unknown variant");
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, "mlx5|sigcomm15"), true, err);
+            NS_TEST_EXPECT_MSG_EQ(Contains(err, "'dcqcn_variant'"), true, err);
+        }
+
         // Profiles: one key per algorithm with several, spellings from the registry.
         for (const auto& [key, attribute, profile] :
              std::vector<std::tuple<std::string, std::string, std::string>>{

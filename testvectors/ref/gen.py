@@ -57,12 +57,22 @@ def write(out_dir, vec):
 # and checked under callgrind. Measured worst cases plus headroom; see
 # docs/vectors.md.
 DCQCN_BOUNDS = {"cnp": 300, "timer": 160, "tx": 120, "rx": 60}
+# Measured worst cases per kind (callgrind, x86-64, the release build's
+# flags, GCC 12, 2026-12-03, the runner's call included), over each group's
+# vectors: mlx5 (the 39 vectors before the variants) cnp 248, timer 100,
+# tx 100, rx 23. The sigcomm15 variant (param variant 1; its CNP adds the
+# Eq. 2 decay and the Eq. 1 update to the cut): cnp 247, timer 100, tx 105,
+# rx 23 -> the same bounds. rp_cut_on_grid (the check that cuts is a timer
+# event: alpha catch-up plus the cut): cnp 234, timer 152, tx 92, rx 14 ->
+# a timer bound of 220.
+DCQCN_S15_BOUNDS = {"cnp": 300, "timer": 160, "tx": 120, "rx": 60}
+DCQCN_GRID_BOUNDS = {"cnp": 300, "timer": 220, "tx": 120, "rx": 60}
 RATE_TOL = "tolerance rate_kbps rel 0.005 abs 1000"
 ALPHA_TOL = "tolerance alpha_q20 rel 0.002 abs 256"
 
 
 def dcqcn_vector(name, profile, comment, events, line_rate=100000, start=0, check_alpha=True,
-                 **overrides):
+                 bounds=None, **overrides):
     """events: list of (t_ns, kind, arg) with kind cnp|timer|tx|rx and arg the
     byte count (tx) or CE bit (rx). `t_ns` is relative to `start`. Returns the
     Vector with the model's expectations after each event."""
@@ -73,7 +83,14 @@ def dcqcn_vector(name, profile, comment, events, line_rate=100000, start=0, chec
     for k, v in overrides.items():
         if k != "line_rate_mbps":
             vec.add(f"param {k} {v}")
-    for kind, bound in DCQCN_BOUNDS.items():
+    if bounds is None:
+        if overrides.get("rp_cut_on_grid"):
+            bounds = DCQCN_GRID_BOUNDS
+        elif overrides.get("variant") == 1:
+            bounds = DCQCN_S15_BOUNDS
+        else:
+            bounds = DCQCN_BOUNDS
+    for kind, bound in bounds.items():
         vec.add(f"bound {kind} {bound}")
     vec.add(RATE_TOL)
     vec.add(ALPHA_TOL)
@@ -139,8 +156,9 @@ def dcqcn_random(name, profile, seed, n, start=1000, **overrides):
             congested = not congested
         gap = int(rng.expovariate(1.0 / (2500 if congested else 15000))) + 1
         nxt = t + gap
-        if shadow.due is not None and shadow.due - start <= nxt:
-            t = shadow.due - start
+        due = shadow.timer_deadline()
+        if due is not None and due - start <= nxt:
+            t = due - start
             shadow.on_timer(start + t)
             events.append((t, "timer", None))
             continue
@@ -149,7 +167,7 @@ def dcqcn_random(name, profile, seed, n, start=1000, **overrides):
         if congested and r < 0.12:
             shadow.on_cnp(start + t)
             events.append((t, "cnp", None))
-        elif r < 0.02 and shadow.due is not None:
+        elif r < 0.02 and shadow.timer_deadline() is not None:
             shadow.on_timer(start + t)  # early: answered with a re-arm
             events.append((t, "timer", None))
         elif r < 0.06:
@@ -279,7 +297,199 @@ release, without overflow.""", ev, line_rate=1600000))
     vs.append(dcqcn_random("random-tuned-wrap", "mlx5", 13, 10000, start=2 ** 32 - 5 * 10 ** 6,
                            line_rate_mbps=200000, rp_gd=12, rp_threshold=3, rp_min_dec_fac=70,
                            rp_max_rate=150000, rp_dce_tcp_rtt=10))
+    vs += gen_dcqcn_hai_without_bc()
+    vs += gen_dcqcn_grid()
+    vs += gen_dcqcn_sigcomm15()
     return [write(out_dir, v) for v in vs]
+
+
+# The HPCC simulator's DCQCN as nicc rows (docs/dcqcn.md, "The HPCC
+# simulator's DCQCN"), with its sample configs' values: ALPHA_RESUME_INTERVAL 1,
+# RATE_DECREASE_INTERVAL 4, RP_TIMER 900, EWMA_GAIN 1/256, FAST_RECOVERY_TIMES 1,
+# RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s, CLAMP_TARGET_RATE 0.
+HPCC_SIM = dict(rp_dce_tcp_rtt=1, rp_rate_reduce_monitor_period=4, rp_time_reset=900, rp_dce_tcp_g=1020,
+                rp_threshold=1, rp_ai_rate=50, rp_hai_rate=100, rp_min_rate=100, rp_clamp_tgt_rate=0,
+                rp_clamp_tgt_rate_ati=1, rp_byte_reset=0, rp_hai_without_bc=1, rp_cut_on_grid=1,
+                np_min_time_between_cnps=0)
+
+
+def gen_dcqcn_grid():
+    """rp_cut_on_grid: cuts at checks every rp_rate_reduce_monitor_period."""
+    us = 1000
+    G = dict(rp_cut_on_grid=1)
+    vs = []
+    vs.append(dcqcn_vector("grid-first-cnp", "mlx5", """
+rp_cut_on_grid: the first CNP sets up the limiter at the start rate and arms
+the first check 4 us later; that check cuts (alpha decayed over four 1 us
+periods); the increase timer starts at the cut.""",
+                           [(1000, "cnp", None), (3000, "tx", 4096), (5000, "timer", None),
+                            (305 * us, "timer", None)], **G))
+    vs.append(dcqcn_vector("grid-cnps-between-checks", "mlx5", """
+Three CNPs between two checks make one cut, at the check after the first of
+them; a CNP while a cut is due asks for nothing.""",
+                           [(1000, "cnp", None), (5000, "timer", None), (6000, "cnp", None),
+                            (7000, "cnp", None), (8500, "cnp", None), (9000, "timer", None),
+                            (9500, "cnp", None), (13000, "timer", None)], **G))
+    vs.append(dcqcn_vector("grid-aligned-after-quiet", "mlx5", """
+A CNP 100.5 us after the last cut is served at the check of the original
+grid (every 4 us from the first CNP), not 4 us after the CNP.""",
+                           [(1000, "cnp", None), (5000, "timer", None), (105500, "cnp", None),
+                            (106000, "timer", None), (109000, "timer", None), (113000, "timer", None)], **G))
+    ev = [(0, "cnp", None), (4 * us, "timer", None), (7 * us, "timer", None), (9500, "cnp", None)]
+    ev += [(10 * us, "timer", None), (12 * us, "timer", None), (15 * us, "timer", None)]
+    vs.append(dcqcn_vector("grid-increase-before-check", "mlx5", """
+rp_time_reset = 3 us: the increase timer comes before the due check; the
+timer is re-armed at whichever comes first, and the check still cuts.""", ev, rp_time_reset=3, **G))
+    ev = [(0, "cnp", None), (4 * us, "timer", None)] + [(4 * us + 10 * i, "tx", 32767) for i in range(1, 4)]
+    ev += [(50 * us, "cnp", None), (50 * us + 10, "tx", 32767), (52 * us, "timer", None),
+           (52 * us + 10, "tx", 32767)]
+    vs.append(dcqcn_vector("grid-byte-counter-holds", "mlx5", """
+The byte counter counts after a cut and holds while a cut is due.""", ev, **G))
+    ev = [(0, "cnp", None), (4 * us, "timer", None)]
+    ev += [(4 * us + 900 * us * i, "timer", None) for i in range(1, 30)]
+    vs.append(dcqcn_vector("grid-hpcc-sim-recovery", "mlx5", """
+The HPCC simulator's DCQCN settings (HPCC_SIM in gen.py): cut at the first
+check, then timer-only recovery: one fast-recovery stage (F = 1), one
+additive (50 Mb/s), then hyper increase (100 Mb/s) until the line rate.""", ev, **HPCC_SIM))
+    ev = [(0, "cnp", None), (4 * us, "timer", None), (5 * us, "cnp", None), (8 * us, "timer", None)]
+    vs.append(dcqcn_vector("grid-rollover", "mlx5", "Checks across the 2^32 ns clock wrap.", ev,
+                           start=2 ** 32 - 6 * us, **G))
+    vs.append(dcqcn_param_error("err-grid-no-period", "rp_cut_on_grid", "inconsistent",
+                                "A check grid needs rp_rate_reduce_monitor_period > 0.",
+                                rp_cut_on_grid=1, rp_rate_reduce_monitor_period=0))
+    vs.append(dcqcn_param_error("err-grid-sigcomm15", "rp_cut_on_grid", "unsupported",
+                                "The check grid is a reading of the mlx5 variant only.",
+                                rp_cut_on_grid=1, variant=1))
+    vs.append(dcqcn_random("grid-random-hpcc-sim", "mlx5", 31, 10000, **HPCC_SIM))
+    vs.append(dcqcn_random("grid-random-mlx5", "mlx5", 32, 10000, **G))
+    vs.append(dcqcn_random("grid-random-wrap", "dcqcn-paper", 33, 10000, start=2 ** 32 - 5 * 10 ** 6,
+                           rp_rate_reduce_monitor_period=10, rp_byte_reset=256 * 1024, **G))
+    return vs
+
+
+def gen_dcqcn_hai_without_bc():
+    """rp_hai_without_bc: the HPCC simulator's timer-only stages."""
+    us = 1000
+    vs = []
+    ev = [(0, "cnp", None), (60 * us, "cnp", None)]
+    ev += [(60 * us + i * 55 * us, "timer", None) for i in range(1, 12)]
+    vs.append(dcqcn_vector("hai-without-bc", "dcqcn-paper", """
+rp_byte_reset = 0 with rp_hai_without_bc = 1: F = 5 fast-recovery timer
+stages, one additive stage at T = F, then hyper increase (400 Mb/s) from
+T = F + 1 on, the HPCC simulator's RateIncEventMlx.""", ev, rp_byte_reset=0, rp_hai_without_bc=1))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None)]
+    ev += [(60 * us + i * 55 * us, "timer", None) for i in range(1, 12)]
+    vs.append(dcqcn_vector("hai-without-bc-counter-on", "dcqcn-paper", """
+rp_hai_without_bc = 1 with the byte counter on (no bytes sent): no effect,
+hyper increase still needs both clocks past F.""", ev, rp_hai_without_bc=1))
+    vs.append(dcqcn_param_error("err-hai-without-bc-range", "rp_hai_without_bc", "out_of_range",
+                                "rp_hai_without_bc is a bool.", rp_hai_without_bc=2))
+    return vs
+
+
+def until_release(profile, overrides, cnps=(0, 60 * 1000)):
+    """CNPs at `cnps`, then timer events at the deadlines the model asks for
+    until it releases the flow. Returns (events, time of the release)."""
+    p = dcqcn_ref.params(profile, 100000, **overrides)
+    rp = dcqcn_ref.ReactionPoint(p)
+    ev = []
+    for t in cnps:
+        rp.on_cnp(t)
+        ev.append((t, "cnp", None))
+    for _ in range(1000):
+        t = rp.due
+        rp.on_timer(t)
+        ev.append((t, "timer", None))
+        if not rp.active:
+            return ev, t
+    raise AssertionError("no release")
+
+
+def gen_dcqcn_sigcomm15():
+    """variant = 1: the SIGCOMM'15 reading (docs/dcqcn.md, Variants)."""
+    us = 1000
+    S = dict(variant=1)
+    vs = []
+    vs.append(dcqcn_vector("s15-first-cnp-mlx5", "mlx5", """
+sigcomm15, mlx5 parameters: the first CNP cuts by the initial alpha, then
+alpha = (1 - g) alpha + g at once (Eq. 1).""", [(1000, "tx", 4096), (2000, "cnp", None), (3000, "tx", 4096)], **S))
+    vs.append(dcqcn_vector("s15-first-cnp-paper", "dcqcn-paper", "sigcomm15 first CNP, paper settings.",
+                           [(5000, "cnp", None)], **S))
+    vs.append(dcqcn_vector("s15-alpha-every-cnp", "dcqcn-paper", """
+Four CNPs inside one K = 55 us: each adds g to alpha at once and cuts with
+the alpha before its own update (mlx5 would count one CNP per period).""",
+                           [(0, "cnp", None), (10 * us, "cnp", None), (20 * us, "cnp", None),
+                            (30 * us, "cnp", None)], **S))
+    for k in (1, 3, 40, 5000):
+        vs.append(dcqcn_vector(f"s15-alpha-decay-{k}", "dcqcn-paper", f"""
+No CNP for {k} whole K (55 us) after the first: alpha = (1 - g)^{k} times its
+value after that CNP (Eq. 2), then the second CNP's cut and +g.""",
+                               [(0, "cnp", None), (k * 55 * us + 20 * us, "cnp", None)], **S))
+    vs.append(dcqcn_vector("s15-alpha-timer-restart", "dcqcn-paper", """
+CNPs 50 us apart never leave K = 55 us without feedback: no decay at all
+(the alpha timer restarts at every CNP); 60 us of silence is one decay.""",
+                           [(0, "cnp", None), (50 * us, "cnp", None), (100 * us, "cnp", None),
+                            (150 * us, "cnp", None), (210 * us, "cnp", None)], **S))
+    vs.append(dcqcn_vector("s15-monitor-held", "mlx5", """
+mlx5 parameters: a CNP inside rp_rate_reduce_monitor_period does not cut but
+still updates alpha (Eq. 1) and restarts the alpha timer.""",
+                           [(0, "cnp", None), (2000, "cnp", None), (3000, "cnp", None), (4000, "cnp", None),
+                            (9000, "cnp", None)], **S))
+    vs.append(dcqcn_vector("s15-first-cnp-start-rate", "mlx5", """
+rp_rate_to_set_on_first_cnp = 20000 applies to a flow's first CNP.""",
+                           [(0, "cnp", None), (300 * us, "timer", None)], rp_rate_to_set_on_first_cnp=20000, **S))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None)]
+    ev += [(60 * us + i * 55 * us, "timer", None) for i in range(1, 12)]
+    ev.append((60 * us + 12 * 55 * us, "cnp", None))
+    vs.append(dcqcn_vector("s15-fast-recovery", "dcqcn-paper", """
+The increase stages are the same in both readings: F = 5 timer stages of fast
+recovery, then additive increase; the CNP after them clamps and cuts.""", ev, **S))
+    ev = [(0, "cnp", None), (10 * us, "cnp", None)]
+    t = 10 * us
+    for i in range(4):
+        t += 300 * us
+        ev.append((t, "timer", None))
+        ev.append((t + 100, "tx", 32767))
+    vs.append(dcqcn_vector("s15-additive-then-hyper", "mlx5", """
+mlx5 F = 1 under sigcomm15: FR, AI while one clock is past F, HAI once both are.""",
+                           ev, rp_clamp_tgt_rate=1, **S))
+    rel = dict(rp_max_rate=60000, rp_hai_rate=4000, rp_byte_reset=0, rp_hai_without_bc=1, **S)
+    ev, last = until_release("dcqcn-paper", rel)
+    ev += [(last + 200 * us, "cnp", None), (last + 200 * us + 55 * us, "timer", None)]
+    vs.append(dcqcn_vector("s15-release-keeps-alpha", "dcqcn-paper", """
+A flow back at rp_max_rate (60 Gb/s; timer-only hyper increase of 4 Gb/s) is
+released; its next CNP, 200 us later, cuts by the alpha it had, decayed over
+the silence (Eq. 2), not by the initial alpha; alpha then gets its +g.""", ev, **rel))
+    ev, last = until_release("dcqcn-paper", rel)
+    ev += [(last + 3 * 10 ** 9, "cnp", None), (last + 3 * 10 ** 9 + 55 * us, "timer", None)]
+    vs.append(dcqcn_vector("s15-release-long-silence", "dcqcn-paper", """
+The next CNP comes 3 s after the release, beyond the 2^31 ns the clock can
+measure: alpha counts as decayed to 0, the cut keeps the rate, alpha becomes g.""", ev, **rel))
+    ev, last = until_release("mlx5", dict(rp_max_rate=60000, rp_hai_rate=4000, rp_byte_reset=0,
+                                          rp_hai_without_bc=1))
+    ev += [(last + 200 * us, "cnp", None)]
+    vs.append(dcqcn_vector("release-starts-over", "mlx5", """
+mlx5 reading, for contrast with s15-release-keeps-alpha: the CNP after a
+release is a first CNP again (alpha = rp_initial_alpha_value).""", ev,
+                           rp_max_rate=60000, rp_hai_rate=4000, rp_byte_reset=0, rp_hai_without_bc=1))
+    ev = [(0, "cnp", None), (60 * us, "cnp", None), (130 * us, "cnp", None)]
+    t = 130 * us
+    for i in range(40):
+        t += 55 * us
+        ev.append((t, "timer", None))
+        ev.append((t + 10, "tx", 4096))
+    ev.append((t + 20, "cnp", None))
+    vs.append(dcqcn_vector("s15-clock-rollover", "dcqcn-paper", """
+sigcomm15 burst and recovery across the 2^32 ns clock wrap.""", ev, start=2 ** 32 - 1000 * us, **S))
+    vs.append(dcqcn_vector("s15-np-pacing", "dcqcn-paper", "The receiver is the same in both readings.",
+                           [(0, "rx", 1), (49999, "rx", 1), (50000, "rx", 1)], **S))
+    vs.append(dcqcn_param_error("err-variant-range", "variant", "out_of_range", "Variant code 2.", variant=2))
+    vs.append(dcqcn_random("s15-random-mlx5", "mlx5", 21, 10000, **S))
+    vs.append(dcqcn_random("s15-random-paper", "dcqcn-paper", 22, 10000, rp_byte_reset=256 * 1024, **S))
+    vs.append(dcqcn_random("s15-random-tuned-wrap", "mlx5", 23, 10000, start=2 ** 32 - 5 * 10 ** 6,
+                           line_rate_mbps=200000, rp_gd=12, rp_threshold=3, rp_min_dec_fac=70,
+                           rp_max_rate=150000, rp_dce_tcp_rtt=10, **S))
+    return vs
 
 
 def main():

@@ -79,11 +79,30 @@ std::string RangeText(const ParamDesc<P>& row) {
   return o.str();
 }
 
+// "0 = mlx5, 1 = sigcomm15" for a field whose unit is a choice code; "" otherwise.
+template <class P>
+std::string ChoiceCodes(const ParamDesc<P>& row) {
+  const ChoiceSpan c = UnitChoices(row.unit);
+  std::string out;
+  for (uint32_t i = 0; i < c.count; ++i)
+    out += (i ? ", " : "") + std::to_string(c.list[i].code) + " = " + c.list[i].name;
+  return out;
+}
+
+// The second scenario key of a selector row (its unit a choice code):
+// `<algo>_<row>` ("dcqcn_variant"), beside `<algo>.<row>`; "" for other rows.
+template <class P>
+std::string SelectorKey(const ParamTable<P>& t, const ParamDesc<P>& row) {
+  return UnitChoices(row.unit).list != nullptr ? std::string(t.algo) + "_" + row.name : std::string();
+}
+
 // One line of help: "rp_time_reset [us, 1..2147483]: rate-increase timer period".
 template <class P>
 std::string HelpText(const ParamTable<P>& t, const ParamDesc<P>& row) {
   std::ostringstream o;
-  o << row.doc << " [" << UnitSymbol(row.unit) << ", " << row.min << ".." << row.max;
+  o << row.doc;
+  if (UnitChoices(row.unit).list != nullptr) o << " (" << ChoiceCodes(row) << ")";
+  o << " [" << UnitSymbol(row.unit) << ", " << row.min << ".." << row.max;
   for (uint32_t i = 0; i < t.profile_count; ++i)
     o << (i == 0 ? "; " : ", ") << t.profiles[i].name << " " << row.value[i];
   o << "]";
@@ -179,6 +198,9 @@ inline std::string ParamsMarkdown() {
   for (const auto& c : hal::kCcKinds) o << "| driver cc | `" << c.name << "` | " << c.code << " | " << c.doc << " |\n";
   for (const auto& c : spray::kPolicies)
     o << "| spray policy | `" << c.name << "` | " << c.code << " | " << c.doc << " |\n";
+  for (const auto& c : kDcqcnVariants)
+    o << "| dcqcn variant (`dcqcn.variant`, `dcqcn_variant`) | `" << c.name << "` | " << c.code << " | " << c.doc
+      << " |\n";
   o << "\n## Status codes\n\n| name | code | meaning |\n|---|---|---|\n";
   for (const auto& c : kStatusCodes) o << "| `" << c.name << "` | " << c.code << " | " << c.doc << " |\n";
   return o.str();

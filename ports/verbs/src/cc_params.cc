@@ -21,12 +21,13 @@ absl::StatusOr<CcParamsImport> ImportMlx5CcParams(const HostRoots& roots, const 
     return absl::NotFoundError(absl::StrCat(
         imp.dir, ": no such directory. cc_params exist on mlx5 devices only and need debugfs "
                  "(as root: mount -t debugfs none /sys/kernel/debug)"));
-  // Every DCQCN table row but those the backend supplies (the line rate) is
-  // an mlx5 cc_params file of the same name.
+  // Every DCQCN table row but those the backend supplies (the line rate)
+  // and nicc's own (the variant, rp_hai_without_bc) is an mlx5 cc_params
+  // file of the same name.
   const auto& table = dcqcn::kParamTable;
   for (uint32_t i = 0; i < table.count; ++i) {
     const ParamDesc<dcqcn::Params>& f = table.rows[i];
-    if (f.backend()) continue;
+    if (f.backend() || f.nicc_only()) continue;
     const std::string path = absl::StrCat(imp.dir, "/", f.name);
     if (!Exists(path)) {
       imp.missing.push_back(path);
@@ -42,7 +43,7 @@ absl::StatusOr<CcParamsImport> ImportMlx5CcParams(const HostRoots& roots, const 
   }
   for (const std::string& name : ListDir(imp.dir)) {
     const int32_t i = FindParam(table, name.c_str());
-    if (i < 0 || table.rows[i].backend()) imp.ignored.push_back(name);
+    if (i < 0 || table.rows[i].backend() || table.rows[i].nicc_only()) imp.ignored.push_back(name);
   }
   const Status st = imp.params.Validate();
   if (!st.ok()) {

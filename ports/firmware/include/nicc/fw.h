@@ -82,6 +82,15 @@ enum {
   NICC_FW_SPRAY_COUNT
 };
 
+/* DCQCN variants (nicc_fw_dcqcn_params.variant): NICC_FW_DCQCN_VARIANT_MLX5,
+ * _SIGCOMM15. */
+enum {
+#define NICC_FW_X_(tok, ctok, code, name, doc) NICC_FW_DCQCN_VARIANT_##ctok = code,
+  NICC_DCQCN_VARIANTS(NICC_FW_X_)
+#undef NICC_FW_X_
+  NICC_FW_DCQCN_VARIANT_COUNT
+};
+
 /* One uint32_t per parameter, named and ordered as in the engine's table. */
 #define NICC_FW_FIELD_(name, unit, min, max, values, flags, doc) uint32_t name;
 
