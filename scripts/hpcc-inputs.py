@@ -7,7 +7,7 @@ mix/topology.txt, mix/flow.txt, run.py's config template), so the same
 directory runs in that simulator and in `nicc-sim --hpcc-config`.
 
   scripts/hpcc-inputs.py OUT_DIR                      # the HPCC paper's fat-tree, FB_Hadoop 30% + incast
-  scripts/hpcc-inputs.py OUT_DIR --small --seed 2     # 16 hosts, for tests
+  scripts/hpcc-inputs.py OUT_DIR --small --seed 2     # 32 hosts, for tests
   scripts/hpcc-inputs.py OUT_DIR --pattern burst      # long flows into host 0, then a burst from all
   nicc-sim --hpcc-config OUT_DIR/config_hpcc.txt --out OUT_DIR/nicc-hpcc
 
@@ -136,7 +136,7 @@ def flows(a, n_hosts, cdf):
                 out.append((t, src, dst, 100, cdf_sample(cdf, rng)))
                 t += rng.expovariate(lam)
     if a.incast_load > 0:
-        fanin = min(a.fanin, n_hosts - 1)
+        fanin = min(a.fanin, n_hosts - 1)  # the paper's 60 senders where the fabric has them
         rate = a.incast_load * n_hosts * host_bps / (8.0 * fanin * a.incast_bytes)
         t = t0 + rng.expovariate(rate)
         while t < t1:
@@ -229,7 +229,7 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("out", help="directory to write (created)")
     p.add_argument("--small", action="store_true",
-                   help="2 pods x 2 ToRs x 2 aggs, 2 cores, 4 hosts per ToR (16 hosts) for tests")
+                   help="2 pods x 2 ToRs x 2 aggs, 2 cores, 8 hosts per ToR (32 hosts) for tests")
     p.add_argument("--pods", type=int, default=5)
     p.add_argument("--tors", type=int, default=4, help="ToRs per pod")
     p.add_argument("--aggs", type=int, default=4, help="aggregation switches per pod")
@@ -254,9 +254,7 @@ def main():
     p.add_argument("--burst-bytes", type=int, default=64000, help="burst: bytes from every other host")
     a = p.parse_args()
     if a.small:
-        a.pods, a.tors, a.aggs, a.cores, a.hosts = 2, 2, 2, 2, 4
-        a.fanin = min(a.fanin, 8)
-        a.incast_bytes = min(a.incast_bytes, 100000)
+        a.pods, a.tors, a.aggs, a.cores, a.hosts = 2, 2, 2, 2, 8
     if a.cores % a.aggs:
         sys.exit("hpcc-inputs.py: --cores must be a multiple of --aggs")
     os.makedirs(a.out, exist_ok=True)

@@ -4,8 +4,8 @@
 # writes a config, topology and flow file per seed, nicc-sim runs each with
 # --hpcc-config, scripts/hpcc-compare.py prints the tables (and the plot).
 #
-#   scripts/hpcc-reproduce.sh                       # small: 16 hosts, 3 seeds, 2 ms of arrivals
-#   scripts/hpcc-reproduce.sh --full                # the paper's 320-host fat-tree, 1 seed
+#   scripts/hpcc-reproduce.sh                       # small: 32 hosts, 3 seeds, 3 ms of arrivals
+#   scripts/hpcc-reproduce.sh --full                # the paper's 320-host fat-tree, 1 seed, 5 ms
 #   scripts/hpcc-reproduce.sh --check --seeds "1 2 3" OUT   # exit 1 unless HPCC wins (the test)
 #   scripts/hpcc-reproduce.sh --burst OUT           # long flows into host 0, then a burst: queues
 #
@@ -18,14 +18,14 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sim="${NICC_SIM:-$root/build/release/sim-adapter/nicc-sim}"
 py="${PYTHON:-/usr/bin/python3}"
 [[ -x "$py" ]] || py=python3
-size="--small --duration-ms 2"
+size="--small --duration-ms 3"
 seeds="1 2 3"
 check=""
 pattern="mix"
 out=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --full) size="--duration-ms 10"; seeds="1"; shift ;;
+    --full) size="--duration-ms 5"; seeds="1"; shift ;;
     --seeds) seeds="$2"; shift 2 ;;
     --check) check="--check"; shift ;;
     --burst) pattern="burst"; seeds="1"; shift ;;
