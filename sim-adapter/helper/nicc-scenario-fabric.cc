@@ -670,7 +670,12 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         switchNames.push_back(name[sw->GetId()]);
     }
     std::unique_ptr<NiccPortMonitor> monitor;
-    if (!NiccSetUpPortMonitor(MonitorConfig(), fabric.GetSwitches(), switchNames, &r->monitoredPorts,
+    NiccMonitorConfig monitorConfig = MonitorConfig();
+    if (monitorConfig.start == Time(0))
+    {
+        monitorConfig.start = trafficStart; // as the samplers: not through an idle warm-up
+    }
+    if (!NiccSetUpPortMonitor(monitorConfig, fabric.GetSwitches(), switchNames, &r->monitoredPorts,
                               &r->qlenMonText, &monitor, error))
     {
         Simulator::Destroy();

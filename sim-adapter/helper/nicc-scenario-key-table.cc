@@ -109,7 +109,9 @@ ScenarioKeyRows()
      "summary.json: comma-separated SWITCH:PORT, SWITCH:* (all its ports), host-facing (every "
      "switch port to a host) or all; SWITCH = the name in links.csv (leaf0, spine1, tor3, agg0, "
      "core2, rail0, sw<file id>; incast/fairness: switch) or its node id; empty = off"},
-    {"monitor_start_us", "double", 0, 1e8, "0", "monitor: first sample at this time"},
+    {"monitor_start_us", "double", 0, 1e8, "0",
+     "monitor: first sample at this time; 0 = when the traffic starts (fabric scenarios with only a "
+     "flow file: its first flow)"},
     {"monitor_stop_us", "double", 0, 1e8, "0", "monitor: last sample at or before this time (0 = end of the run)"},
     {"monitor_period_ns", "uint", 1, 1e9, "1000", "monitor: queue sampling period of queues.csv"},
     {"monitor_drain_bytes", "uint", 0, 1e12, "1000",
