@@ -1,0 +1,808 @@
+/*
+ * nicc-hpcc-config-map.cc — the value readers and per-key mapping functions
+ * of the HPCC config mapping (nicc-hpcc-config-map.h); the row table that
+ * names them is in nicc-hpcc-config.cc.
+ */
+#include "nicc-hpcc-config-map.h"
+
+#include "nicc-units.h"
+
+#include "ns3/nicc-fabric-helper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ns3
+{
+namespace hpcc_config
+{
+
+namespace fs = std::filesystem;
+
+// ---- value readers: false with the reason in *why ----
+
+bool
+Flag(const Line& l, bool* v, std::string* why)
+{
+    const std::string& a = l.args[0];
+    if (a == "Yes" || a == "yes" || a == "true")
+    {
+        *v = true;
+        return true;
+    }
+    if (a == "No" || a == "no" || a == "false")
+    {
+        *v = false;
+        return true;
+    }
+    if (!a.empty() && a.find_first_not_of("0123456789") == std::string::npos && a.size() < 10)
+    {
+        *v = std::strtoul(a.c_str(), nullptr, 10) != 0; // the simulator reads an integer: nonzero = on
+        return true;
+    }
+    *why = "'" + a + "' is not a flag (0, 1, Yes or No)";
+    return false;
+}
+
+bool
+Number(const std::string& a, double lo, double hi, double* v, std::string* why)
+{
+    char* end = nullptr;
+    *v = std::strtod(a.c_str(), &end);
+    if (a.empty() || end != a.c_str() + a.size() || !std::isfinite(*v))
+    {
+        *why = "'" + a + "' is not a number";
+        return false;
+    }
+    if (*v < lo || *v > hi)
+    {
+        std::ostringstream s;
+        s << "'" << a << "' is out of range [" << lo << ", " << hi << "]";
+        *why = s.str();
+        return false;
+    }
+    return true;
+}
+
+/// A whole number in [lo, hi].
+bool
+Whole(const std::string& a, double lo, double hi, uint64_t* v, std::string* why)
+{
+    double d;
+    if (!Number(a, lo, hi, &d, why))
+    {
+        return false;
+    }
+    if (d != std::floor(d))
+    {
+        *why = "'" + a + "' is not a whole number";
+        return false;
+    }
+    *v = static_cast<uint64_t>(d);
+    return true;
+}
+
+/// An ns-3 DataRate string as whole Mb/s (the engine's unit).
+bool
+RateMbps(const Line& l, std::string* value, std::string* why)
+{
+    uint64_t bps;
+    if (!NiccParseDataRate(l.args[0], &bps))
+    {
+        *why = "'" + l.args[0] + "' is not an ns-3 data rate (e.g. 50Mb/s, 1Gbps)";
+        return false;
+    }
+    if (bps % 1000000 != 0)
+    {
+        *why = "'" + l.args[0] + "' is not a whole number of Mb/s (the engine's rate unit)";
+        return false;
+    }
+    *value = std::to_string(bps / 1000000);
+    return true;
+}
+
+std::string
+Fmt(double v)
+{
+    std::ostringstream s;
+    s.precision(15);
+    s << v;
+    return s.str();
+}
+
+/// A path of the config: relative to the config's directory, or (the HPCC
+/// simulator's habit of running from the parent of mix/ with "mix/x" paths)
+/// to that directory's parent when the path starts with the directory's own
+/// name and does not exist from the directory itself.
+std::string
+Resolve(const Ctx& c, const std::string& p, bool mustExist)
+{
+    const fs::path path(p);
+    std::error_code ec;
+    if (path.is_absolute())
+    {
+        return path.lexically_normal().string();
+    }
+    // Absolute, so the printed scenario (--print) works from anywhere.
+    const fs::path base = fs::absolute(fs::path(*c.baseDir), ec);
+    const fs::path direct = (base / path).lexically_normal();
+    const fs::path absBase = fs::absolute(base, ec).lexically_normal();
+    const std::string dirName = absBase.has_filename() ? absBase.filename().string()
+                                                       : absBase.parent_path().filename().string();
+    const fs::path parentCandidate = (base / ".." / path).lexically_normal();
+    const bool startsWithDir = !dirName.empty() && path.begin() != path.end() && path.begin()->string() == dirName;
+    if (startsWithDir)
+    {
+        const bool directOk = mustExist ? fs::exists(direct, ec) : fs::is_directory(direct.parent_path(), ec);
+        if (!directOk)
+        {
+            return parentCandidate.string();
+        }
+    }
+    return direct.string();
+}
+
+bool
+InputFile(const Line& l, Ctx* c, std::string* resolved, std::string* why)
+{
+    *resolved = Resolve(*c, l.args[0], true);
+    std::error_code ec;
+    if (!fs::is_regular_file(*resolved, ec))
+    {
+        *why = "no such file '" + l.args[0] + "' (looked for " + *resolved + ")";
+        return false;
+    }
+    return true;
+}
+
+bool
+SetFlag(const char* target, const Line& l, Ctx* c, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    const std::string t = target;
+    const bool engine = t.find('.') != std::string::npos; // <algo>.<row>: an integer row
+    c->Set(t, engine ? (on ? "1" : "0") : (on ? "true" : "false"));
+    return true;
+}
+
+/// KMAX_MAP / KMIN_MAP / PMAX_MAP: "n rate1 v1 ... raten vn" (or, as the
+/// simulator's echo prints it, the pairs without n) -> "rate:v,...".
+bool
+RateMap(const Line& l, std::map<uint64_t, std::string>* spec, bool probability, std::string* why)
+{
+    std::vector<std::string> a = l.args;
+    if (a.size() % 2 == 1)
+    {
+        uint64_t n;
+        if (!Whole(a[0], 0, 1024, &n, why) || n * 2 + 1 != a.size())
+        {
+            *why = "expected a count n and n pairs 'rate value' (" + std::to_string(a.size()) + " values given)";
+            return false;
+        }
+        a.erase(a.begin());
+    }
+    if (a.empty())
+    {
+        *why = "needs at least one 'rate value' pair";
+        return false;
+    }
+    for (size_t i = 0; i < a.size(); i += 2)
+    {
+        uint64_t bps;
+        double v;
+        if (!Whole(a[i], 1, 1e15, &bps, why))
+        {
+            *why = "pair " + std::to_string(i / 2 + 1) + ": rate " + *why + " (bit/s)";
+            return false;
+        }
+        if (!Number(a[i + 1], 0, probability ? 1.0 : 1e9, &v, why))
+        {
+            *why = "pair " + std::to_string(i / 2 + 1) + ": " + *why;
+            return false;
+        }
+        (*spec)[bps] = a[i + 1];
+    }
+    return true;
+}
+
+// ---- the custom rows ----
+
+bool
+MapCcMode(const Line& l, Ctx* c, std::string* why)
+{
+    uint64_t m;
+    if (!Whole(l.args[0], 0, 1000, &m, why))
+    {
+        return false;
+    }
+    c->out->ccMode = static_cast<uint32_t>(m);
+    const char* cc = m == 1 ? "dcqcn" : m == 3 ? "hpcc" : m == 10 ? "hpcc-pint" : nullptr;
+    if (cc)
+    {
+        c->Set("cc", cc);
+        return true;
+    }
+    *why = m == 7   ? "7 is TIMELY: not implemented in nicc (DCQCN = 1, HPCC = 3, HPCC-PINT = 10)"
+           : m == 8 ? "8 is DCTCP: not implemented in nicc (DCQCN = 1, HPCC = 3, HPCC-PINT = 10)"
+                    : l.args[0] + " is no congestion control of the HPCC simulator (1 DCQCN, 3 HPCC, "
+                                  "7 TIMELY, 8 DCTCP, 10 HPCC-PINT)";
+    return false;
+}
+
+bool
+Hpcc(const Ctx& c)
+{
+    return c.out->ccMode == 3 || c.out->ccMode == 10;
+}
+
+bool
+MapTopology(const Line& l, Ctx* c, std::string* why)
+{
+    if (!InputFile(l, c, &c->topologyPath, why))
+    {
+        return false;
+    }
+    c->Set("topology", "file");
+    c->Set("topology_file", c->topologyPath);
+    return true;
+}
+
+bool
+MapFlowFile(const Line& l, Ctx* c, std::string* why)
+{
+    std::string p;
+    if (!InputFile(l, c, &p, why))
+    {
+        return false;
+    }
+    c->Set("flow_file", p);
+    return true;
+}
+
+bool
+MapPayload(const Line& l, Ctx* c, std::string* why)
+{
+    uint64_t v;
+    if (!Whole(l.args[0], 64, 9000, &v, why))
+    {
+        return false;
+    }
+    c->payload = static_cast<uint32_t>(v);
+    c->Set("mtu", std::to_string(v));
+    return true;
+}
+
+bool
+MapEwmaGain(const Line& l, Ctx* c, std::string* why)
+{
+    // The engine keeps g as (1024 - dce_tcp_g) / 1024 (mlx5's encoding).
+    double g;
+    if (!Number(l.args[0], 1.0 / 1024, 1, &g, why))
+    {
+        return false;
+    }
+    const double steps = g * 1024.0;
+    if (std::fabs(steps - std::round(steps)) > 1e-9)
+    {
+        *why = "g = " + l.args[0] + " is not a multiple of 1/1024 (the engine's g resolution, "
+               "dcqcn.rp_dce_tcp_g = 1024 - g * 1024)";
+        return false;
+    }
+    c->Set("dcqcn.rp_dce_tcp_g", std::to_string(1024 - static_cast<int>(std::lround(steps))));
+    return true;
+}
+
+/// A rate as the HPCC window it gives over T (the simulator's HPCC is
+/// rate-based with window = rate x T): bytes = bit/s x T / 8.
+bool
+HpccWindowBytes(const Line& l, const Ctx& c, std::string* bytes, std::string* why)
+{
+    uint64_t bps;
+    if (!NiccParseDataRate(l.args[0], &bps))
+    {
+        *why = "'" + l.args[0] + "' is not an ns-3 data rate (e.g. 50Mb/s, 1Gbps)";
+        return false;
+    }
+    *bytes = std::to_string(static_cast<uint64_t>(std::llround(static_cast<double>(bps) * c.baseRttNs / 8e9)));
+    return true;
+}
+
+bool
+MapRateAi(const Line& l, Ctx* c, std::string* why)
+{
+    std::string v;
+    if (Hpcc(*c))
+    {
+        // HPCC's additive increase R_AI as the window's W_AI = R_AI x T / 8.
+        if (!HpccWindowBytes(l, *c, &v, why))
+        {
+            return false;
+        }
+        c->Set("hpcc.w_ai_bytes", v);
+        return true;
+    }
+    if (!RateMbps(l, &v, why))
+    {
+        return false;
+    }
+    c->Set("dcqcn.rp_ai_rate", v);
+    return true;
+}
+
+bool
+MapMinRate(const Line& l, Ctx* c, std::string* why)
+{
+    std::string v;
+    if (Hpcc(*c))
+    {
+        // HPCC's rate floor as the window floor over T.
+        if (!HpccWindowBytes(l, *c, &v, why))
+        {
+            return false;
+        }
+        c->Set("hpcc.min_window_bytes", v == "0" ? "1" : v);
+        return true;
+    }
+    if (!RateMbps(l, &v, why))
+    {
+        return false;
+    }
+    c->Set("dcqcn.rp_min_rate", v);
+    return true;
+}
+
+bool
+MapPint(const Line& l, Ctx* c, std::string* why)
+{
+    double v;
+    if (!Number(l.args[0], 0, 1e6, &v, why))
+    {
+        return false;
+    }
+    c->Note(l, c->out->ccMode == 10 ? "HPCC-PINT: the engine's PINT encoding is fixed (docs/hpcc.md); not applied"
+                                    : "applies to HPCC-PINT (CC_MODE 10) only; no effect");
+    return true;
+}
+
+bool
+MapErrorRate(const Line& l, Ctx*, std::string* why)
+{
+    double v;
+    if (!Number(l.args[0], 0, 1, &v, why))
+    {
+        return false;
+    }
+    if (v > 0)
+    {
+        *why = "per-link packet loss is not modelled yet; set it to 0";
+        return false;
+    }
+    return true;
+}
+
+bool
+MapAckInterval(const Line& l, Ctx* c, std::string* why)
+{
+    uint64_t v;
+    if (!Whole(l.args[0], 0, 1e9, &v, why))
+    {
+        return false;
+    }
+    if (v == 0)
+    {
+        *why = "0 turns acknowledgements off; nicc's transport needs them";
+        return false;
+    }
+    // The simulator compares its byte milestone, reset to this value on every
+    // packet, with the next expected byte: once a flow has received this
+    // many bytes every packet is acknowledged.
+    c->Set("ack_interval", "1");
+    if (v > c->payload)
+    {
+        c->Note(l, "the simulator acknowledges every packet once " + l.args[0] +
+                       " bytes have arrived; nicc acknowledges every packet from the first");
+    }
+    return true;
+}
+
+/// A flag that must be `want` (else refused with `refusal`) for HPCC and is
+/// irrelevant otherwise.
+bool
+HpccMust(const Line& l, Ctx* c, bool want, const char* refusal, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (Hpcc(*c) && on != want)
+    {
+        *why = refusal;
+        return false;
+    }
+    if (!Hpcc(*c))
+    {
+        c->Note(l, "applies to HPCC only; no effect with this CC_MODE");
+    }
+    return true;
+}
+
+bool
+MapHasWin(const Line& l, Ctx* c, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (Hpcc(*c) != on)
+    {
+        *why = on ? "1 with DCQCN (a BDP window on top of the rate) is not implemented: nicc's DCQCN is "
+                    "rate-based; set 0"
+                  : "0 (HPCC without its window) is not implemented: nicc's HPCC is window-based";
+        return false;
+    }
+    return true;
+}
+
+bool
+MapVarWin(const Line& l, Ctx* c, std::string* why)
+{
+    return HpccMust(l, c, true, "0 (a fixed maximum window) is not implemented: nicc's HPCC window is variable",
+                    why);
+}
+
+bool
+MapFastReact(const Line& l, Ctx* c, std::string* why)
+{
+    return HpccMust(l, c, true, "0 (react once per RTT) is not implemented: nicc's HPCC reacts to every ACK",
+                    why);
+}
+
+bool
+MapMultiRate(const Line& l, Ctx* c, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (Hpcc(*c) && on)
+    {
+        c->Note(l, "1 (a rate per hop, the smallest taken) is not modelled: nicc's HPCC takes U from the "
+                   "most loaded hop (MULTI_RATE 0, the paper's algorithm); results can differ where several "
+                   "hops are loaded");
+    }
+    return true;
+}
+
+bool
+MapSampleFeedback(const Line& l, Ctx* c, std::string* why)
+{
+    return HpccMust(l, c, false, "1 (INT once per RTT or when a queue is seen) is not implemented: nicc's "
+                                 "HPCC reads INT on every ACK; use 0", why);
+}
+
+bool
+MapRateBound(const Line& l, Ctx*, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (!on)
+    {
+        *why = "0 (no rate limiter: line rate within the window) is not implemented: nicc paces every flow "
+               "at its rate; use 1";
+        return false;
+    }
+    return true;
+}
+
+bool
+MapBackToZero(const Line& l, Ctx* c, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (on)
+    {
+        *why = "1 (resend from the start of the chunk) is not implemented; 0 is go-back-N (recovery=gbn)";
+        return false;
+    }
+    c->Set("recovery", "gbn");
+    return true;
+}
+
+/// Largest base RTT of any host pair as the simulator computes it for
+/// GLOBAL_T: 2 x the summed link delays + one payload's transmission time
+/// on every link of a shortest (fewest links) path, ns.
+bool
+MaxBaseRttNs(const Ctx& c, double* rttNs, std::string* why)
+{
+    NiccTopologySpec spec;
+    if (!NiccFabricHelper::ParseTopologyFile(c.topologyPath, &spec, why))
+    {
+        return false;
+    }
+    std::vector<std::vector<std::pair<uint32_t, const NiccTopologySpec::Link*>>> adj(spec.nodes);
+    for (const auto& lk : spec.links)
+    {
+        adj[lk.a].emplace_back(lk.b, &lk);
+        adj[lk.b].emplace_back(lk.a, &lk);
+    }
+    double worst = 0;
+    for (uint32_t h : spec.hosts)
+    {
+        std::vector<int32_t> dist(spec.nodes, -1);
+        std::vector<double> ns(spec.nodes, 0.0);
+        std::vector<uint32_t> queue{h};
+        dist[h] = 0;
+        for (size_t i = 0; i < queue.size(); ++i)
+        {
+            const uint32_t u = queue[i];
+            if (u != h && !spec.isSwitch[u])
+            {
+                continue; // hosts do not relay
+            }
+            for (const auto& [v, lk] : adj[u])
+            {
+                if (dist[v] < 0)
+                {
+                    dist[v] = dist[u] + 1;
+                    ns[v] = ns[u] + 2.0 * static_cast<double>(lk->delayPs) / 1000.0 +
+                            c.payload * 8.0e9 / static_cast<double>(lk->bps);
+                    queue.push_back(v);
+                }
+            }
+        }
+        for (uint32_t o : spec.hosts)
+        {
+            if (o != h && dist[o] > 0)
+            {
+                worst = std::max(worst, ns[o]);
+            }
+        }
+    }
+    *rttNs = worst;
+    return true;
+}
+
+bool
+MapGlobalT(const Line& l, Ctx* c, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (!Hpcc(*c))
+    {
+        c->Note(l, "applies to HPCC's T only; no effect with this CC_MODE");
+        return true;
+    }
+    if (!on)
+    {
+        *why = "0 (each host pair's own base RTT as T) is not implemented: nicc's HPCC has one T "
+               "(hpcc.base_rtt_ns); use 1";
+        return false;
+    }
+    double rtt;
+    if (!MaxBaseRttNs(*c, &rtt, why))
+    {
+        *why = "TOPOLOGY_FILE: " + *why;
+        return false;
+    }
+    c->baseRttNs = std::round(rtt);
+    c->Set("hpcc.base_rtt_ns", std::to_string(static_cast<uint64_t>(c->baseRttNs)));
+    return true;
+}
+
+bool
+MapLinkDown(const Line& l, Ctx*, std::string* why)
+{
+    for (const auto& a : l.args)
+    {
+        if (a != "0")
+        {
+            *why = "link failures are not modelled yet; use 0 0 0";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+MapEnableTrace(const Line& l, Ctx* c, std::string* why)
+{
+    return Flag(l, &c->trace, why);
+}
+
+bool
+MapTraceFile(const Line& l, Ctx* c, std::string* why)
+{
+    if (!c->trace)
+    {
+        return true;
+    }
+    std::string p;
+    if (!InputFile(l, c, &p, why))
+    {
+        return false;
+    }
+    // The count, then that many node ids (ids past the last node are
+    // skipped, as the simulator does); its switches are monitored.
+    std::ifstream in(p);
+    uint64_t n = 0;
+    if (!(in >> n))
+    {
+        *why = p + ":1: expected the number of nodes to trace";
+        return false;
+    }
+    NiccTopologySpec spec;
+    if (!NiccFabricHelper::ParseTopologyFile(c->topologyPath, &spec, why))
+    {
+        *why = "TOPOLOGY_FILE: " + *why;
+        return false;
+    }
+    std::string mon;
+    for (uint64_t i = 0; i < n; ++i)
+    {
+        uint64_t id;
+        if (!(in >> id))
+        {
+            *why = p + ": declares " + std::to_string(n) + " node ids and has " + std::to_string(i);
+            return false;
+        }
+        if (id < spec.isSwitch.size() && spec.isSwitch[id])
+        {
+            mon += (mon.empty() ? "" : ",") + std::to_string(id) + ":*";
+        }
+    }
+    if (!mon.empty())
+    {
+        c->Set("monitor", mon);
+    }
+    c->Note(l, "nicc writes no packet-level trace (mix.tr); the queues of the switches listed here are "
+               "monitored instead (queues.csv, per-port statistics in summary.json)");
+    return true;
+}
+
+bool
+MapOutputFile(std::string NiccHpccConfig::*field, const Line& l, Ctx* c, std::string* why)
+{
+    const std::string p = Resolve(*c, l.args[0], false);
+    std::error_code ec;
+    const fs::path dir = fs::path(p).parent_path();
+    if (!dir.empty() && !fs::is_directory(dir, ec))
+    {
+        *why = "directory of '" + l.args[0] + "' does not exist (" + dir.string() + ")";
+        return false;
+    }
+    c->out->*field = p;
+    return true;
+}
+
+bool
+MapFctOut(const Line& l, Ctx* c, std::string* why)
+{
+    return MapOutputFile(&NiccHpccConfig::fctFile, l, c, why);
+}
+
+bool
+MapPfcOut(const Line& l, Ctx* c, std::string* why)
+{
+    return MapOutputFile(&NiccHpccConfig::pfcFile, l, c, why);
+}
+
+bool
+MapQlenOut(const Line& l, Ctx* c, std::string* why)
+{
+    if (!MapOutputFile(&NiccHpccConfig::qlenFile, l, c, why))
+    {
+        return false;
+    }
+    c->Set("qlen_mon_file", c->out->qlenFile);
+    return true;
+}
+
+bool
+MapDynamicPfc(const Line& l, Ctx*, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (!on)
+    {
+        *why = "0 (a static PFC threshold) is not modelled: nicc's threshold is pfc_alpha x the free shared "
+               "buffer; use 1";
+        return false;
+    }
+    return true;
+}
+
+/// The three ECN maps as one ecn_map table; every rate needs all three.
+bool
+MergeEcnMaps(Ctx* c, std::string* error)
+{
+    const char* names[3] = {"KMIN_MAP", "KMAX_MAP", "PMAX_MAP"};
+    int given = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        given += c->ecnLine[k] != nullptr;
+    }
+    if (given == 0)
+    {
+        return true;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        if (!c->ecnLine[k])
+        {
+            const Line& any = *c->ecnLine[c->ecnLine[0] ? 0 : c->ecnLine[1] ? 1 : 2];
+            *error = c->Where(any) + ": needs " + names[k] + " too (the thresholds of a port come from all three maps)";
+            return false;
+        }
+    }
+    std::string spec;
+    for (int k = 0; k < 3; ++k)
+    {
+        for (const auto& [rate, v] : c->ecn[k])
+        {
+            for (int o = 0; o < 3; ++o)
+            {
+                if (c->ecn[o].count(rate) == 0)
+                {
+                    *error = c->Where(*c->ecnLine[o]) + ": no entry for rate " + std::to_string(rate) + " (" +
+                             names[k] + " has one)";
+                    return false;
+                }
+            }
+            if (k == 0)
+            {
+                spec += (spec.empty() ? "" : ";") + std::to_string(rate) + ":" + v + ":" + c->ecn[1][rate] + ":" +
+                        c->ecn[2][rate];
+            }
+        }
+    }
+    c->Set("ecn_map", spec);
+    return true;
+}
+
+/// The simulator scales each switch port's PFC alpha with the port's rate
+/// over the NIC rate (its pfc_a_shift): the NIC rate is the first host's link.
+bool
+SetAlphaReference(Ctx* c, std::string* error)
+{
+    NiccTopologySpec spec;
+    if (!NiccFabricHelper::ParseTopologyFile(c->topologyPath, &spec, error))
+    {
+        return false;
+    }
+    const uint32_t firstHost = spec.hosts.empty() ? 0 : spec.hosts.front();
+    for (const auto& lk : spec.links)
+    {
+        if (lk.a == firstHost || lk.b == firstHost)
+        {
+            c->Set("pfc_alpha_ref_rate", std::to_string(lk.bps) + "bps");
+            return true;
+        }
+    }
+    return true;
+}
+
+} // namespace hpcc_config
+} // namespace ns3
