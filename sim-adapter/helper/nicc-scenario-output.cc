@@ -139,7 +139,8 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
             s["fct_slowdown_by_kind"][NiccFlowKindName(kind)]["flows"] = count;
         }
     }
-    s["queue_bytes"]["sampled"] = "every switch egress port, all classes, every sample_ns from warmup_us";
+    s["queue_bytes"]["sampled"] = "every switch egress port, all classes, every sample_ns from warmup_us "
+                                  "(with only a flow file: from its first flow, if later)";
     s["queue_bytes"]["pooled"] = true; // p50 / p95 / p99 / max over the samples of all ports together
     s["queue_bytes"]["host_down_p99"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 0.99);
     s["queue_bytes"]["host_down_max"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 1.0);
