@@ -34,6 +34,10 @@
 #endif
 #endif
 
+// A helper whose one call site is a hot path: inlined whatever the
+// compiler's heuristics (GCC and Clang, the project's compilers).
+#define NICC_ALWAYS_INLINE __attribute__((always_inline))
+
 namespace nicc {
 
 // ---------------------------------------------------------------------------

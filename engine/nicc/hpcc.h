@@ -264,7 +264,10 @@ constexpr bool SeqAfter(uint32_t a, uint32_t b) {
 
 // The window law of Algorithm 1 (ComputeWind) with the current U, the
 // commit of a full update, and the action.
-inline Action ApplyWindowLaw(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_nxt) {
+// S: any state with wc_q4, w_q4, u_q20, last_update_seq and stage (State,
+// hpcc_spray::State).
+template <class S>
+inline Action ApplyWindowLaw(const Config& cfg, S* s, uint32_t ack_seq, uint32_t snd_nxt) {
   const uint32_t u = s->u_q20;
   const bool full = SeqAfter(ack_seq, s->last_update_seq);
   const bool mult = u >= cfg.eta_q20 || s->stage >= cfg.max_stage;
@@ -288,8 +291,9 @@ inline Action ApplyWindowLaw(const Config& cfg, State* s, uint32_t ack_seq, uint
   s->w_q4 = win;
   Action a = Action::None();
   a.flags = kActSetWindow | kActSetRate;
-  a.window_bytes = WindowBytes(*s);
-  a.rate_kbps = RateKbps(cfg, *s);
+  a.window_bytes = (win >> kWinFracBits) + ((win >> (kWinFracBits - 1)) & 1u);  // WindowBytes()
+  // As RateKbps(): win * rate_k <= B_kbps * 2^32.
+  a.rate_kbps = static_cast<uint32_t>((win * cfg.rate_k_q32 + (uint64_t{1} << 31)) >> 32);
   return a;
 }
 
@@ -304,17 +308,26 @@ inline Action ResetHistory(State* s, const IntStack& st, uint32_t n, TimeNs now_
 
 }  // namespace detail
 
-inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_nxt,
-                    const IntStack& int_stack, TimeNs now_ns) {
-  const uint32_t n = int_stack.hop_count;
-  NICC_ASSERT(n <= kIntMaxHops);
-  if (n > kIntMaxHops) return Action::None();  // not from DecodeIntStack()
-  const uint32_t m = int_stack.mult_log2 & kIntMaxMultLog2;
-  if (n != s->hop_count || int_stack.mult_log2 != s->mult_log2 ||
-      ElapsedNs(now_ns, s->last_ack_ns) > cfg.history_ns)
-    return detail::ResetHistory(s, int_stack, n, now_ns);
-  s->last_ack_ns = now_ns;
+namespace detail {
 
+// What UpdateHistory() made of an ACK.
+enum class Sample : uint8_t {
+  kPathChange,  // a hop's rate code differs, its timestamp went back or its bytes ran too fast
+  kNone,        // no hop's timestamp advanced
+  kTaken,       // U updated
+};
+
+// The per-hop arithmetic and the EWMA of U for one history whose hop count
+// and multiplier match the stack's (n <= kIntMaxHops): hop_word[0..n) are
+// its records, *u_q20 its U. Updates the records of the hops that advanced
+// and, on kTaken, *u_q20. On kPathChange the records are partly updated:
+// the caller resets them.
+// Always inlined: called once per variant's OnAck, and as an outlined call
+// it costs single-path HPCC ~14% more instructions per ACK (callgrind).
+NICC_ALWAYS_INLINE inline Sample UpdateHistory(const Config& cfg, uint64_t* hop_word, uint32_t* u_q20,
+                                               const IntStack& int_stack) {
+  const uint32_t n = int_stack.hop_count;
+  const uint32_t m = int_stack.mult_log2 & kIntMaxMultLog2;
   // Largest u_i, carried as x = u * d (Q12 ns) with its d, so that the hops
   // are compared by cross-multiplication instead of n divisions. Inside the
   // loop x is kept divided by the multiplier 2^m (common to all hops, so the
@@ -324,14 +337,14 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
   const uint32_t cap_k = 1u << (12u + kTxPlausibleLog2 - m);
   uint64_t best_x = 0;
   uint32_t best_d = 0;
-  uint32_t i = 0;
-  for (; i < n; ++i) {  // n <= kIntMaxHops, checked above
+  for (uint32_t i = 0; i < n; ++i) {  // n <= kIntMaxHops: the callers' check
     const uint64_t nw = int_stack.hops[i].word;
-    const uint64_t ow = s->hop_word[i];
+    const uint64_t ow = hop_word[i];
     const uint32_t d =
         static_cast<uint32_t>((nw >> kIntTsShift) - (ow >> kIntTsShift)) & kIntTsMask;
     // A different rate code, or a timestamp that went back: another path.
-    if ((static_cast<uint32_t>((nw ^ ow) >> kIntRateShift) | (d >> (kIntTsBits - 1))) != 0) break;
+    if ((static_cast<uint32_t>((nw ^ ow) >> kIntRateShift) | (d >> (kIntTsBits - 1))) != 0)
+      return Sample::kPathChange;
     if (d == 0) continue;  // no time passed at this hop: keep the old record
     const HopK& k = cfg.k[nw >> kIntRateShift];
     const uint32_t dtx =
@@ -339,7 +352,7 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
     // ns to send dtx units at B, Q12, / 2^m: dtx * ktx < 2^20 * 2^32 = 2^52.
     const uint64_t x_tx = (static_cast<uint64_t>(dtx) * k.ktx) >> 14;
     const uint64_t x_cap = static_cast<uint64_t>(d) * cap_k;  // < 2^23 * 2^18
-    if (x_tx > x_cap) break;  // faster than 64x its link: another switch
+    if (x_tx > x_cap) return Sample::kPathChange;  // faster than 64x its link: another switch
     const uint32_t qmin =
         MinU32(static_cast<uint32_t>(nw) & kIntQlenMask, static_cast<uint32_t>(ow) & kIntQlenMask);
     // Queue term q / (B T) in Q20, / 2^m: qmin * kq < 2^17 * 2^32 = 2^49, so
@@ -347,17 +360,16 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
     const uint64_t uq = (static_cast<uint64_t>(qmin) * k.kq) >> 17;
     uint64_t x = x_tx + ((uq * d) >> 8);  // Q20 * ns -> Q12 ns
     if (x > x_cap) x = x_cap;
-    s->hop_word[i] = nw;
+    hop_word[i] = nw;
     if (x * best_d >= best_x * d) {
       best_x = x;
       best_d = d;
     }
   }
-  if (i != n) return detail::ResetHistory(s, int_stack, n, now_ns);  // path change
-  if (best_d == 0) return Action::None();                            // no hop's clock advanced
+  if (best_d == 0) return Sample::kNone;  // no hop's clock advanced
   best_x *= 1u << m;  // the multiplier (a multiply: no 64-bit shift call on rv32); <= d 2^18
 
-  uint32_t u = s->u_q20;
+  uint32_t u = *u_q20;
   if (best_d < cfg.t_ns) {
     // tau = d < T: U' = U (1 - d/T) + u d/T = U + (x - U d) / T, with x = u d.
     // U d: 2^26 * 2^20 = 2^46, in Q12 ns after >> 8: <= 2^18 d, as x is.
@@ -374,7 +386,24 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
     // tau = T: U = u = x / d. x << 8 < 2^49; the quotient <= 2^26.
     u = static_cast<uint32_t>(((best_x << 8) + best_d / 2) / best_d);
   }
-  s->u_q20 = MinU32(u, kUCapQ20);
+  *u_q20 = MinU32(u, kUCapQ20);
+  return Sample::kTaken;
+}
+
+}  // namespace detail
+
+inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_nxt,
+                    const IntStack& int_stack, TimeNs now_ns) {
+  const uint32_t n = int_stack.hop_count;
+  NICC_ASSERT(n <= kIntMaxHops);
+  if (n > kIntMaxHops) return Action::None();  // not from DecodeIntStack()
+  if (n != s->hop_count || int_stack.mult_log2 != s->mult_log2 ||
+      ElapsedNs(now_ns, s->last_ack_ns) > cfg.history_ns)
+    return detail::ResetHistory(s, int_stack, n, now_ns);
+  s->last_ack_ns = now_ns;
+  const detail::Sample r = detail::UpdateHistory(cfg, s->hop_word, &s->u_q20, int_stack);
+  if (r == detail::Sample::kPathChange) return detail::ResetHistory(s, int_stack, n, now_ns);
+  if (r == detail::Sample::kNone) return Action::None();
   return detail::ApplyWindowLaw(cfg, s, ack_seq, snd_nxt);
 }
 

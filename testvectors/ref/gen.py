@@ -496,13 +496,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--out", default=os.path.join(here, "..", "vectors"))
-    ap.add_argument("--only", choices=["dcqcn", "hpcc", "spray", "ecn_path"])
+    ap.add_argument("--only", choices=["dcqcn", "hpcc", "hpcc-spray", "spray", "ecn_path"])
     args = ap.parse_args()
     gens = {"dcqcn": gen_dcqcn}
     try:
         import hpcc_ref  # noqa: F401
         from hpcc_gen import gen_hpcc
         gens["hpcc"] = gen_hpcc
+        from hpcc_spray_gen import gen_hpcc_spray
+        gens["hpcc-spray"] = gen_hpcc_spray
     except ImportError:
         pass
     try:

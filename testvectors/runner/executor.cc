@@ -10,6 +10,7 @@
 #include "nicc/dcqcn.h"
 #include "nicc/ecn_path.h"
 #include "nicc/hpcc.h"
+#include "nicc/hpcc_spray.h"
 #include "nicc/int_codec.h"
 #include "nicc/spray.h"
 #include "nicc/host/param_registry.h"
@@ -81,7 +82,7 @@ class Runner {
 
   bool Run() {
     if (v_.algo == "dcqcn") return RunDcqcn();
-    if (v_.algo == "hpcc" || v_.algo == "hpcc-pint") return RunHpcc();
+    if (v_.algo == "hpcc" || v_.algo == "hpcc-pint" || v_.algo == "hpcc-spray") return RunHpcc();
     if (v_.algo == "spray") return RunSpray();
     if (v_.algo == "ecn_path") return RunEcnPath();
     return SetupFail("unknown algo '" + v_.algo + "'");
@@ -282,7 +283,10 @@ class Runner {
     if (!hp::Compile(p, &cfg).ok()) return SetupFail("compile failed");
     hp::State s;
     hp::Init(cfg, &s, static_cast<uint32_t>(v_.seed));
+    nicc::hpcc_spray::State ms;  // hpcc-spray: the per-path histories
+    nicc::hpcc_spray::Init(cfg, &ms, static_cast<uint32_t>(v_.seed));
     const bool pint = v_.algo == "hpcc-pint";
+    const bool multi = v_.algo == "hpcc-spray";
     int index = 0;
     for (const Event& e : v_.events) {
       ++index;
@@ -343,19 +347,24 @@ class Runner {
             continue;
           }
         }
+        uint64_t ev = 0;
+        if (multi && !Arg(e, "ev", 0xFFFF, &ev)) continue;
         nicc::Status ds = nicc::Status::Ok();
         Measured(index, e, [&] {
           nicc::IntStack st;
           ds = nicc::DecodeIntStack(buf, len, &st);
-          if (ds.ok()) a = hp::OnAck(cfg, &s, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt), st, now);
+          if (!ds.ok()) return;
+          a = multi ? nicc::hpcc_spray::OnAck(cfg, &ms, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt),
+                                              static_cast<uint16_t>(ev), st, now)
+                    : hp::OnAck(cfg, &s, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt), st, now);
         });
         out.status = StatusName(ds.code);
       }
       out.flags = a.flags;
-      out.num["window_bytes"] = hp::WindowBytes(s);
-      out.num["rate_kbps"] = hp::RateKbps(cfg, s);
-      out.num["u_q20"] = s.u_q20;
-      out.num["stage"] = s.stage;
+      out.num["window_bytes"] = multi ? nicc::hpcc_spray::WindowBytes(ms) : hp::WindowBytes(s);
+      out.num["rate_kbps"] = multi ? nicc::hpcc_spray::RateKbps(cfg, ms) : hp::RateKbps(cfg, s);
+      out.num["u_q20"] = multi ? ms.u_q20 : s.u_q20;
+      out.num["stage"] = multi ? ms.stage : s.stage;
       Check(e, index, out);
     }
     return true;

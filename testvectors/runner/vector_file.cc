@@ -17,6 +17,7 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
       {"dcqcn", {"cnp", "timer", "tx", "rx"}},
       {"hpcc", {"ack"}},
       {"hpcc-pint", {"ack"}},
+      {"hpcc-spray", {"ack"}},
       {"spray", {"select", "feedback"}},
       {"ecn_path", {"send", "ack", "mark"}},
   };
