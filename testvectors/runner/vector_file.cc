@@ -19,6 +19,7 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
       {"hpcc-pint", {"ack"}},
       {"spray", {"select", "feedback"}},
       {"ecn_path", {"send", "ack", "mark"}},
+      {"nscc", {"ack", "nack"}},
   };
   return kinds;
 }
