@@ -1,7 +1,7 @@
 // nicc/nscc.h — UEC NSCC sender (network-signal-based congestion control):
 // per-ACK window from the ECN echo and the queueing delay, batched
 // increases, quick adapt on NACK/trim, pacing at window / base RTT; fixed
-// point, caller-owned per-flow state of 40 bytes.
+// point, caller-owned per-flow state of 48 bytes.
 //
 // Source: the UEC 1.0 specification's NSCC (four cases, quick adapt,
 // batching) as implemented by htsim's reference model (uet-htsim,
@@ -13,7 +13,7 @@
 //
 //   nicc::nscc::Config cfg;
 //   if (!nicc::nscc::Compile(nicc::nscc::Params::UecDefault(), &cfg).ok()) ...;
-//   nicc::nscc::State flow;                        // 40 bytes, yours to keep
+//   nicc::nscc::State flow;                        // 48 bytes, yours to keep
 //   nicc::nscc::Init(cfg, &flow);
 //   nicc::Action a = nicc::nscc::OnAck(cfg, &flow, ack_seq, snd_nxt, acked_bytes,
 //                                      ecn, rtt_ns, now_ns);
@@ -79,8 +79,8 @@ struct Params {
   static constexpr Params Of(Profile profile);
   // UEC 1.0 / htsim defaults for a 100 Gb/s, 12 us network with trimming.
   static constexpr Params UecDefault() { return Of(kUecDefault); }
-  // Each field's range, then: target < base RTT x 2^4 is not required, but
-  // min_window_bytes must not exceed the ceiling.
+  // Each field's range (the first bad one is named), then min_window_bytes
+  // against the ceiling (kInconsistent).
   constexpr Status Validate() const;
 };
 
