@@ -321,10 +321,14 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
   // delay < 2^32; every use below compares it or clamps it first.
   const uint32_t delay = rtt_ns > cfg.base_rtt_ns ? rtt_ns - cfg.base_rtt_ns : 0u;
   if (sample) {
-    // avg += g (delay - avg): |delay - avg| < 2^32, x g <= 2^10: < 2^42.
-    const int64_t diff = static_cast<int64_t>(delay) - static_cast<int64_t>(s->avg_delay_ns);
-    const int64_t step = diff * cfg.ewma_x1024 / static_cast<int64_t>(kOneX1024);  // toward zero
-    s->avg_delay_ns = static_cast<uint32_t>(static_cast<int64_t>(s->avg_delay_ns) + step);
+    // avg += g (delay - avg), the step rounded toward zero (unsigned: no
+    // signed 64-bit division on 32-bit cores): |delay - avg| < 2^32, x g <= 2^10 < 2^42.
+    const uint32_t avg = s->avg_delay_ns;
+    if (delay >= avg) {
+      s->avg_delay_ns = avg + static_cast<uint32_t>((uint64_t{delay - avg} * cfg.ewma_x1024) >> 10);
+    } else {
+      s->avg_delay_ns = avg - static_cast<uint32_t>((uint64_t{avg - delay} * cfg.ewma_x1024) >> 10);
+    }
   }
   if (detail::QuickAdapt(cfg, s, false, ecn, sample ? delay : 0u, snd_nxt, now_ns))
     return detail::Result(cfg, *s, w_before);
