@@ -93,7 +93,8 @@
   A(UseEv, USE_EV, 2, "use_ev", "send the next packet with entropy value ev")        \
   A(SendCnp, SEND_CNP, 3, "send_cnp", "send one CNP toward the flow's source")        \
   A(ArmTimer, ARM_TIMER, 4, "arm_timer", "(re)arm the flow's timer to fire at timer_ns") \
-  A(CancelTimer, CANCEL_TIMER, 5, "cancel_timer", "cancel the flow's timer")
+  A(CancelTimer, CANCEL_TIMER, 5, "cancel_timer", "cancel the flow's timer") \
+  A(ChangeEv, CHANGE_EV, 6, "change_ev", "path selection: move off entropy value ev (marked at low delay)")
 
 /* ---------------------------------------------------------------------------
  * Choices (enumerated selectors): C(Token, C_TOKEN, code, "spelling", doc)
@@ -102,7 +103,8 @@
   C(None, NONE, 0, "none", "no congestion control: line rate, no window")       \
   C(Dcqcn, DCQCN, 1, "dcqcn", "DCQCN: rate-based, CNP-driven")                   \
   C(Hpcc, HPCC, 2, "hpcc", "HPCC: window-based, INT-driven")                     \
-  C(HpccPint, HPCC_PINT, 3, "hpcc-pint", "HPCC with one PINT utilisation code per ACK")
+  C(HpccPint, HPCC_PINT, 3, "hpcc-pint", "HPCC with one PINT utilisation code per ACK") \
+  C(Nscc, NSCC, 4, "nscc", "UEC NSCC: window-based, ECN and queueing delay per ACK, quick adapt on NACK/trim")
 
 #define NICC_SPRAY_POLICIES(C)                                                            \
   C(Ecmp, ECMP, 0, "ecmp", "one fixed entropy value (the flow's own port)")               \
@@ -202,6 +204,37 @@
   P(history_timeout_us, Us, 1, NICC_HPCC_MAX_HISTORY_US, (256, 256), 0,                             \
     "ACK silence after which per-hop INT history is dropped; <= 671 us, the time a "                \
     "1.6 Tb/s hop takes to wrap its 20-bit tx-byte counter")
+
+/* ---------------------------------------------------------------------------
+ * NSCC (nscc.h): UEC 1.0 network-signal-based CC. Defaults: htsim's
+ * UecSrc::initNsccParams (uet-htsim, uec.cpp) for a 100 Gb/s, 12 us network
+ * with trimming; the gains scale with BDP / (100 Gb/s x 12 us) (docs/nscc.md).
+ * ------------------------------------------------------------------------ */
+#define NICC_NSCC_PROFILES(R) \
+  R(UecDefault, "uec-default", "UEC 1.0 / htsim defaults: 100G, base RTT 12 us, target 9 us (trimming on)")
+
+#define NICC_NSCC_PARAMS(P)                                                                        \
+  P(line_rate_mbps, Mbps, 1, NICC_MAX_LINE_RATE_MBPS, (100000), NICC_PARAM_BACKEND,               \
+    "NIC port speed: BDP = line rate x base_rtt_ns, the gains' scale and the rate ceiling")       \
+  P(base_rtt_ns, Ns, 1000, 1000000, (12000), 0,                                                  \
+    "base RTT: queueing delay = RTT - base_rtt_ns; the batching period and the window-to-rate divisor") \
+  P(target_qdelay_ns, Ns, 1, 1000000, (9000), 0,                                                 \
+    "target queueing delay (0.75 x base RTT with trimming, as htsim)")                           \
+  P(mss_bytes, Bytes, 256, 9216, (4096), 0, "payload bytes per packet: the unit of the gains")   \
+  P(min_window_bytes, Bytes, 1, 0xFFFFFFFFu, (4160), 0, "window floor (one MTU); <= the ceiling") \
+  P(max_window_pct, Percent, 100, 400, (150), 0, "window ceiling as a share of the BDP (maxwnd = 1.5 BDP)") \
+  P(alpha_x1024, Per1024, 0, 65535, (4096), 0,                                                   \
+    "proportional increase gain: alpha = 4.0 MSS x scale x target/12us / target per byte-ns")   \
+  P(fi_x1024, Per1024, 0, 65535, (5120), 0, "fair increase: 5.0 MSS x scale per window of ACKed bytes") \
+  P(eta_x1024, Per1024, 0, 65535, (154), 0, "additive increase per batching period: 0.15 MSS x scale") \
+  P(gamma_x1024, Per1024, 0, 1024, (819), 0,                                                     \
+    "decrease gain: W x (1 - gamma (avg - target) / avg), gamma = 0.8")                          \
+  P(md_floor_x1024, Per1024, 0, 1024, (512), 0, "a multiplicative decrease keeps at least this share of W") \
+  P(delay_ewma_x1024, Per1024, 1, 1024, (13), 0, "gain of the average queueing delay EWMA (0.0125)") \
+  P(qa_gate, Shift, 0, 31, (3), 0, "quick adapt only if the bytes ACKed in the last period < ceiling / 2^qa_gate") \
+  P(qa_threshold_mult, Count, 1, 16, (4), 0, "quick adapt also when queueing delay > this x target") \
+  P(adjust_bytes, Bytes, 1, 0x7FFFFFFFu, (33280), 0,                                             \
+    "batching: apply the accumulated increase when more than this was ACKed (8 MTU) or a base RTT passed")
 
 /* ---------------------------------------------------------------------------
  * Spray path selection (spray.h): the fields every policy reads, then one

@@ -12,6 +12,7 @@
 #include "nicc/hpcc.h"
 #include "nicc/hpcc_spray.h"
 #include "nicc/int_codec.h"
+#include "nicc/nscc.h"
 #include "nicc/spray.h"
 #include "nicc/host/param_registry.h"
 
@@ -85,6 +86,7 @@ class Runner {
     if (v_.algo == "hpcc" || v_.algo == "hpcc-pint" || v_.algo == "hpcc-spray") return RunHpcc();
     if (v_.algo == "spray") return RunSpray();
     if (v_.algo == "ecn_path") return RunEcnPath();
+    if (v_.algo == "nscc") return RunNscc();
     return SetupFail("unknown algo '" + v_.algo + "'");
   }
 
@@ -451,6 +453,55 @@ class Runner {
         out.num["ev"] = d.ev;
       }
       out.num["last_rtt_ns"] = s.last_rtt_ns;
+      Check(e, index, out);
+    }
+    return true;
+  }
+
+  // ---- NSCC -----------------------------------------------------------------
+  // One flow: `ack seq=N nxt=N bytes=N ecn=0|1 rtt=NS [ev=PORT]` (OnAck) and
+  // `nack bytes=N nxt=N` (OnNack, a NACK or a trimmed-packet notice).
+  bool RunNscc() {
+    namespace ns = nicc::nscc;
+    const int32_t profile = Profile(ns::kParamTable);
+    if (profile < 0) return false;
+    ns::Params p = ns::Params::Of(static_cast<ns::Profile>(profile));
+    if (!ApplyParams(ns::kParamTable, &p)) return false;
+    if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
+    ns::Config cfg;
+    if (!ns::Compile(p, &cfg).ok()) return SetupFail("compile failed");
+    ns::State s;
+    ns::Init(cfg, &s);
+    int index = 0;
+    for (const Event& e : v_.events) {
+      ++index;
+      const auto now = static_cast<nicc::TimeNs>(e.t_ns);
+      nicc::Action a = nicc::Action::None();
+      uint64_t bytes, nxt;
+      if (!Arg(e, "bytes", 0xFFFFFFFFu, &bytes)) continue;
+      if (!Arg(e, "nxt", 0xFFFFFFFFu, &nxt)) continue;
+      if (e.kind == "ack") {
+        uint64_t seq, ecn, rtt, ev = 0;
+        if (!Arg(e, "seq", 0xFFFFFFFFu, &seq)) continue;
+        if (!Arg(e, "ecn", 1, &ecn)) continue;
+        if (!Arg(e, "rtt", 0xFFFFFFFFu, &rtt)) continue;
+        Arg(e, "ev", 0xFFFF, &ev, /*required=*/false);
+        Measured(index, e, [&] {
+          a = ns::OnAck(cfg, &s, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt),
+                        static_cast<uint32_t>(bytes), ecn != 0, static_cast<uint16_t>(ev),
+                        static_cast<uint32_t>(rtt), now);
+        });
+      } else {
+        Measured(index, e, [&] {
+          a = ns::OnNack(cfg, &s, static_cast<uint32_t>(bytes), static_cast<uint32_t>(nxt), now);
+        });
+      }
+      Outputs out;
+      out.flags = a.flags;
+      out.num["window_bytes"] = ns::WindowBytes(s);
+      out.num["rate_kbps"] = ns::RateKbps(cfg, s);
+      out.num["avg_delay_ns"] = s.avg_delay_ns;
+      if (a.Has(nicc::kActChangeEv)) out.num["ev"] = a.ev;
       Check(e, index, out);
     }
     return true;

@@ -20,6 +20,7 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
       {"hpcc-spray", {"ack"}},
       {"spray", {"select", "feedback"}},
       {"ecn_path", {"send", "ack", "mark"}},
+      {"nscc", {"ack", "nack"}},
   };
   return kinds;
 }

@@ -1,6 +1,6 @@
 // nicc/hal/driver.h — the generic driver every backend runs: a sender and a
 // receiver flow table of fixed capacity, and the dispatch of events to the
-// configured congestion control (none, DCQCN, HPCC, HPCC-PINT), spray policy
+// configured congestion control (none, DCQCN, HPCC, HPCC-PINT, NSCC), spray policy
 // and ECN path rule.
 //
 // The backend is a compile-time parameter (a facade, as in Pigweed): the
@@ -45,6 +45,7 @@
 #include "nicc/hal/event.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
+#include "nicc/nscc.h"
 #include "nicc/spray.h"
 
 namespace nicc {
@@ -115,6 +116,7 @@ struct DriverConfig {
   uint32_t line_rate_kbps;  // DriverParams::line_rate_mbps: the rate of a flow without CC
   dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
   hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
+  nscc::Config nscc;        // used when cc == kNscc
   spray::Config spray;      // path selection for every flow
   ecn_path::Rule ecn_rule;  // NSCC rule: ECN with low delay changes path
 };
@@ -123,7 +125,7 @@ struct DriverConfig {
 // chosen CC does not use are still validated, so a config is complete. The
 // first bad field is named in the status.
 inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
-                               const hpcc::Params& hpcc_params,
+                               const hpcc::Params& hpcc_params, const nscc::Params& nscc_params,
                                const spray::Params& spray_params, const ecn_path::Rule& rule,
                                DriverConfig* out) {
   Status st = driver.Validate();
@@ -131,6 +133,8 @@ inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& 
   st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
   if (!st.ok()) return st;
   st = hpcc::Compile(hpcc_params, &out->hpcc);
+  if (!st.ok()) return st;
+  st = nscc::Compile(nscc_params, &out->nscc);
   if (!st.ok()) return st;
   st = spray::Compile(spray_params, &out->spray);
   if (!st.ok()) return st;
@@ -140,6 +144,17 @@ inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& 
   out->line_rate_kbps = driver.line_rate_mbps * kKbpsPerMbps;  // <= 1.6e9: fits
   out->ecn_rule = rule;
   return Status::Ok();
+}
+
+// The same with NSCC at its uec-default profile on the driver's port speed:
+// for backends that do not run NSCC (yet) or take its defaults.
+inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
+                               const hpcc::Params& hpcc_params,
+                               const spray::Params& spray_params, const ecn_path::Rule& rule,
+                               DriverConfig* out) {
+  nscc::Params np = nscc::Params::UecDefault();
+  np.line_rate_mbps = driver.line_rate_mbps;
+  return InitDriverConfig(driver, dcqcn_params, hpcc_params, np, spray_params, rule, out);
 }
 
 // ---------------------------------------------------------------------------
@@ -159,6 +174,7 @@ union AnyCcState {
   NoCcState none;
   dcqcn::RpState dcqcn;
   hpcc::State hpcc;
+  nscc::State nscc;
 };
 
 // What a sender slot's CC state can do: one specialisation per state type.
@@ -177,6 +193,7 @@ struct CcOps<NoCcState> {
   static Status OnAck(const DriverConfig&, NoCcState*, const Event&, TimeNs, Action*) {
     return Status::Ok();
   }
+  static Action OnNack(const DriverConfig&, NoCcState*, const Event&, TimeNs) { return Action::None(); }
   static bool TakesCnp(const DriverConfig&) { return false; }
   static Action OnCnp(const DriverConfig&, NoCcState*, TimeNs) { return Action::None(); }
   static Action OnTimer(const DriverConfig&, NoCcState*, TimeNs) { return Action::None(); }
@@ -195,6 +212,7 @@ struct CcOps<dcqcn::RpState> {
   static Status OnAck(const DriverConfig&, dcqcn::RpState*, const Event&, TimeNs, Action*) {
     return Status::Ok();
   }
+  static Action OnNack(const DriverConfig&, dcqcn::RpState*, const Event&, TimeNs) { return Action::None(); }
   static bool TakesCnp(const DriverConfig&) { return true; }
   static Action OnCnp(const DriverConfig& cfg, dcqcn::RpState* s, TimeNs now_ns) {
     return dcqcn::RpOnCnp(cfg.dcqcn, s, now_ns);
@@ -225,6 +243,7 @@ struct CcOps<hpcc::State> {
     }
     return Status::Ok();
   }
+  static Action OnNack(const DriverConfig&, hpcc::State*, const Event&, TimeNs) { return Action::None(); }
   static bool TakesCnp(const DriverConfig&) { return false; }
   static Action OnCnp(const DriverConfig&, hpcc::State*, TimeNs) { return Action::None(); }
   static Action OnTimer(const DriverConfig&, hpcc::State*, TimeNs) { return Action::None(); }
@@ -232,6 +251,29 @@ struct CcOps<hpcc::State> {
     return hpcc::RateKbps(cfg.hpcc, s);
   }
   static uint32_t WindowBytes(const DriverConfig&, const hpcc::State& s) { return hpcc::WindowBytes(s); }
+};
+
+// NSCC reads the ECN echo and RTT of every ACK itself (no CNPs, so no ECN
+// path rule state): a mark at low delay comes back as kActChangeEv, and the
+// dispatch's spray feedback (kEcn for a marked ACK) moves the path.
+template <>
+struct CcOps<nscc::State> {
+  static constexpr bool kReactsToMarks = false;
+  static constexpr bool Serves(CcKind k) { return k == CcKind::kNscc; }
+  static void Init(const DriverConfig& cfg, nscc::State* s, uint32_t) { nscc::Init(cfg.nscc, s); }
+  static Action OnTx(const DriverConfig&, nscc::State*, uint32_t, TimeNs) { return Action::None(); }
+  static Status OnAck(const DriverConfig& cfg, nscc::State* s, const Event& e, TimeNs now_ns, Action* a) {
+    *a = nscc::OnAck(cfg.nscc, s, e.seq, e.snd_nxt, e.bytes, e.ecn != 0, e.ev, e.rtt_ns, now_ns);
+    return Status::Ok();
+  }
+  static Action OnNack(const DriverConfig& cfg, nscc::State* s, const Event& e, TimeNs now_ns) {
+    return nscc::OnNack(cfg.nscc, s, e.bytes, e.snd_nxt, now_ns);
+  }
+  static bool TakesCnp(const DriverConfig&) { return false; }
+  static Action OnCnp(const DriverConfig&, nscc::State*, TimeNs) { return Action::None(); }
+  static Action OnTimer(const DriverConfig&, nscc::State*, TimeNs) { return Action::None(); }
+  static uint32_t RateKbps(const DriverConfig& cfg, const nscc::State& s) { return nscc::RateKbps(cfg.nscc, s); }
+  static uint32_t WindowBytes(const DriverConfig&, const nscc::State& s) { return nscc::WindowBytes(s); }
 };
 
 // Run-time choice: switches on cfg.cc. Also the C ABI's view of a CC area
@@ -246,6 +288,7 @@ struct CcOps<AnyCcState> {
       case CcKind::kDcqcn: CcOps<dcqcn::RpState>::Init(cfg, &s->dcqcn, start_seq); return;
       case CcKind::kHpcc:
       case CcKind::kHpccPint: CcOps<hpcc::State>::Init(cfg, &s->hpcc, start_seq); return;
+      case CcKind::kNscc: CcOps<nscc::State>::Init(cfg, &s->nscc, start_seq); return;
       case CcKind::kNone: CcOps<NoCcState>::Init(cfg, &s->none, start_seq); return;
     }
   }
@@ -256,7 +299,11 @@ struct CcOps<AnyCcState> {
   static Status OnAck(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns, Action* a) {
     if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint)
       return CcOps<hpcc::State>::OnAck(cfg, &s->hpcc, e, now_ns, a);
+    if (cfg.cc == CcKind::kNscc) return CcOps<nscc::State>::OnAck(cfg, &s->nscc, e, now_ns, a);
     return Status::Ok();
+  }
+  static Action OnNack(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns) {
+    return cfg.cc == CcKind::kNscc ? CcOps<nscc::State>::OnNack(cfg, &s->nscc, e, now_ns) : Action::None();
   }
   static bool TakesCnp(const DriverConfig& cfg) { return cfg.cc == CcKind::kDcqcn; }
   static Action OnCnp(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
@@ -270,12 +317,14 @@ struct CcOps<AnyCcState> {
       case CcKind::kDcqcn: return CcOps<dcqcn::RpState>::RateKbps(cfg, s.dcqcn);
       case CcKind::kHpcc:
       case CcKind::kHpccPint: return CcOps<hpcc::State>::RateKbps(cfg, s.hpcc);
+      case CcKind::kNscc: return CcOps<nscc::State>::RateKbps(cfg, s.nscc);
       case CcKind::kNone: break;
     }
     return CcOps<NoCcState>::RateKbps(cfg, s.none);
   }
   static uint32_t WindowBytes(const DriverConfig& cfg, const AnyCcState& s) {
     if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint) return hpcc::WindowBytes(s.hpcc);
+    if (cfg.cc == CcKind::kNscc) return nscc::WindowBytes(s.nscc);
     return 0;
   }
 };
@@ -295,6 +344,7 @@ struct SenderRef {
 // rule's state when the CC takes marks, and the backend's key.
 //   SenderSlot<dcqcn::RpState, spray::EcmpState>   48 B
 //   SenderSlot<hpcc::State, spray::RepsState>      96 B
+//   SenderSlot<nscc::State, spray::RepsState>      80 B
 //   SenderSlot<AnyCcState, spray::SprayState>      any CC, any policy
 template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
 struct SenderSlot {
@@ -333,8 +383,10 @@ constexpr bool SenderFitsBudget() {
          sizeof(SenderSlot<Cc, spray::RepsState>) <= 112 && sizeof(SenderSlot<Cc, spray::PlbState>) <= 112 &&
          sizeof(SenderSlot<Cc, spray::DlbState>) <= 128;
 }
+static_assert(sizeof(SenderSlot<nscc::State, spray::RepsState>) <= 80, "NSCC + REPS sender: <= 80 B (UEC)");
+static_assert(sizeof(SenderSlot<nscc::State, spray::EcmpState>) <= 64, "NSCC + ECMP sender: <= 64 B");
 static_assert(SenderFitsBudget<NoCcState>() && SenderFitsBudget<dcqcn::RpState>() &&
-                  SenderFitsBudget<hpcc::State>(),
+                  SenderFitsBudget<hpcc::State>() && SenderFitsBudget<nscc::State>(),
               "senders: <= 112 B without DLB, <= 128 B with");
 static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sender: <= 16 B");
 static_assert(sizeof(AnySenderSlot) <= 136, "any-CC, any-policy sender: <= 136 B");
@@ -412,6 +464,7 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
       }
       break;
     case EventKind::kNack:
+      a = CcOps<Cc>::OnNack(cfg, s.cc, e, now_ns);
       if (e.ev != 0) spray::OnFeedback(cfg.spray, s.spray, e.ev, spray::Feedback::kNack, 0, now_ns);
       break;
     case EventKind::kTimeout:

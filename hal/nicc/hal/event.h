@@ -38,9 +38,9 @@ constexpr uint32_t kEventKindCount = 7;
 
 struct Event {
   const IntStack* int_stack;  // kAck (HPCC): the decoded INT stack, or nullptr (none)
-  uint32_t bytes;            // kTxDone: bytes sent; kAck: bytes newly acknowledged
+  uint32_t bytes;            // kTxDone: bytes sent; kAck: bytes newly acknowledged; kNack: bytes lost/trimmed
   uint32_t seq;              // kAck: cumulative acknowledged sequence (bytes)
-  uint32_t snd_nxt;          // kAck: the next sequence the sender will send
+  uint32_t snd_nxt;          // kAck, kNack: the next sequence the sender will send
   uint32_t rtt_ns;           // kAck: RTT sample; 0 = none
   uint16_t ev;               // kAck/kNack/kTimeout: UDP source port the packet used; 0 = unknown
   EventKind kind;

@@ -28,6 +28,7 @@
 #include "nicc/ecn_path.h"
 #include "nicc/hal/driver.h"
 #include "nicc/hpcc.h"
+#include "nicc/nscc.h"
 #include "nicc/params.h"
 #include "nicc/spray.h"
 
@@ -35,13 +36,14 @@ namespace nicc {
 namespace host {
 
 // Calls f(table) for every table, in documentation order: the driver
-// (line rate), DCQCN, HPCC, spray (common, then one group per policy), the
+// (line rate), DCQCN, HPCC, NSCC, spray (common, then one group per policy), the
 // ECN path rule.
 template <class F>
 void ForEachTable(F&& f) {
   f(hal::kDriverParamTable);
   f(dcqcn::kParamTable);
   f(hpcc::kParamTable);
+  f(nscc::kParamTable);
   for (const auto& g : spray::kGroupTables) f(g);
   f(ecn_path::kParamTable);
 }

@@ -26,6 +26,7 @@ constexpr uint32_t RoundUp(uint32_t n, uint32_t a) { return (n + a - 1u) / a * a
 constexpr uint32_t CcBytes(hal::CcKind cc) {
   return cc == hal::CcKind::kDcqcn                                    ? sizeof(nicc::dcqcn::RpState)
          : cc == hal::CcKind::kHpcc || cc == hal::CcKind::kHpccPint ? sizeof(nicc::hpcc::State)
+         : cc == hal::CcKind::kNscc                                   ? sizeof(nicc::nscc::State)
                                                                        : 0u;
 }
 
@@ -70,6 +71,7 @@ constexpr bool AllFit() {
 static_assert(AllFit(), "sender contexts: <= NICC_FW_FLOW_BYTES; <= 112 B without DLB");
 static_assert(MakeLayout(hal::CcKind::kDcqcn, nicc::spray::Policy::kEcmp).bytes <= 48, "DCQCN + ECMP: 48 B");
 static_assert(MakeLayout(hal::CcKind::kHpcc, nicc::spray::Policy::kReps).bytes <= 112, "HPCC + REPS: 112 B");
+static_assert(MakeLayout(hal::CcKind::kNscc, nicc::spray::Policy::kReps).bytes <= 80, "NSCC + REPS: 80 B");
 
 }  // namespace fw
 }  // namespace nicc

@@ -110,6 +110,12 @@ nicc::hpcc::Params ToCxx(const nicc_fw_hpcc_params& in) {
   return out;
 }
 
+nicc::nscc::Params ToCxx(const nicc_fw_nscc_params& in) {
+  nicc::nscc::Params out{};
+  NICC_NSCC_PARAMS(NICC_FW_TO_CXX_)
+  return out;
+}
+
 // The policy is range-checked by the caller before this cast.
 nicc::spray::Params ToCxx(const nicc_fw_spray_params& in) {
   nicc::spray::Params out{};
@@ -134,6 +140,11 @@ void FromCxx(const nicc::hpcc::Params& in, nicc_fw_hpcc_params* o) {
   NICC_HPCC_PARAMS(NICC_FW_TO_CXX_)
 }
 
+void FromCxx(const nicc::nscc::Params& in, nicc_fw_nscc_params* o) {
+  nicc_fw_nscc_params& out = *o;
+  NICC_NSCC_PARAMS(NICC_FW_TO_CXX_)
+}
+
 void FromCxx(const nicc::spray::Params& in, nicc_fw_spray_params* o) {
   nicc_fw_spray_params& out = *o;
   out.policy = static_cast<uint32_t>(in.policy);
@@ -153,6 +164,7 @@ void FromCxx(const nicc::ecn_path::Rule& in, nicc_fw_ecn_rule_params* o) {
 static_assert(sizeof(nicc_fw_driver_params) == 4u * (0u NICC_DRIVER_PARAMS(NICC_FW_COUNT_)), "driver");
 static_assert(sizeof(nicc_fw_dcqcn_params) == 4u * (0u NICC_DCQCN_PARAMS(NICC_FW_COUNT_)), "dcqcn");
 static_assert(sizeof(nicc_fw_hpcc_params) == 4u * (0u NICC_HPCC_PARAMS(NICC_FW_COUNT_)), "hpcc");
+static_assert(sizeof(nicc_fw_nscc_params) == 4u * (0u NICC_NSCC_PARAMS(NICC_FW_COUNT_)), "nscc");
 static_assert(sizeof(nicc_fw_spray_params) == 4u * (1u NICC_SPRAY_PARAMS(NICC_FW_COUNT_)), "spray");
 #undef NICC_FW_COUNT_
 
@@ -167,6 +179,9 @@ int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps) {
   nicc::hpcc::Params h = nicc::hpcc::Params::HpccPaper();
   h.line_rate_mbps = line_rate_mbps;
   FromCxx(h, &p->hpcc);
+  nicc::nscc::Params n = nicc::nscc::Params::UecDefault();
+  n.line_rate_mbps = line_rate_mbps;
+  FromCxx(n, &p->nscc);
   FromCxx(nicc::spray::Params::Defaults(nicc::spray::Policy::kEcmp, 0, 0), &p->spray);
   FromCxx(nicc::ecn_path::Rule::Of(nicc::ecn_path::kOff), &p->ecn_rule);
   return NICC_FW_OK;
@@ -185,7 +200,7 @@ int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char**
   FwConfig* fw = Fw(cfg);
   const nicc::Status st =
       hal::InitDriverConfig(ToCxx(p->cc, p->driver), ToCxx(p->dcqcn), ToCxx(p->hpcc),
-                            ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
+                            ToCxx(p->nscc), ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
   if (!st.ok()) {
     if (bad_field) *bad_field = st.field;
     return static_cast<int>(st.code);

@@ -37,7 +37,7 @@ int Configure(const nicc_fw_params& p, const char** bad) {
 }
 
 TEST(FwAbi, CcIsCheckedAtFullWidth) {
-  for (uint32_t cc : {4u, 256u, 257u, 0x10000u, 0xFFFFFFFFu}) {
+  for (uint32_t cc : {uint32_t{NICC_FW_CC_COUNT}, 256u, 257u, 0x10000u, 0xFFFFFFFFu}) {
     nicc_fw_params p = Defaults();
     p.cc = cc;
     const char* bad;
@@ -172,10 +172,62 @@ TEST(FwAbi, ContextBytesPerConfiguration) {
       if (cc == NICC_FW_CC_HPCC && policy == NICC_FW_SPRAY_REPS) {
         EXPECT_LE(n, 112u);
       }
+      if (cc == NICC_FW_CC_NSCC && policy == NICC_FW_SPRAY_REPS) {
+        EXPECT_LE(n, 80u);
+      }
     }
   }
   EXPECT_LE(largest_without_dlb, 112u);
   EXPECT_EQ(largest, static_cast<size_t>(NICC_FW_FLOW_BYTES));
+}
+
+// NSCC through the C ABI: its parameters reach the engine (a bad one is
+// named), an ACK with ECN at low delay asks for another entropy value, a
+// marked ACK at high delay cuts the window, and a NACK after a quick-adapt
+// period with little delivered sets the window to what was delivered.
+TEST(FwAbi, NsccEvents) {
+  nicc_fw_params p = Defaults();
+  p.cc = NICC_FW_CC_NSCC;
+  p.spray.policy = NICC_FW_SPRAY_REPS;
+  p.spray.ev_bits = 3;
+  p.nscc.delay_ewma_x1024 = 1024;
+  const char* bad = nullptr;
+  p.nscc.gamma_x1024 = 1025;
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_OUT_OF_RANGE);
+  ASSERT_NE(bad, nullptr);
+  EXPECT_STREQ(bad, "gamma_x1024");
+  p.nscc.gamma_x1024 = 819;
+  nicc_fw_config cfg;
+  ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+  nicc_fw_flow flow;
+  nicc_fw_flow_init(&cfg, &flow, 1, 1, 0);
+  EXPECT_EQ(nicc_fw_window_bytes(&cfg, &flow), 225000u);  // 1.5 x 100 Gb/s x 12 us
+  EXPECT_EQ(nicc_fw_rate_kbps(&cfg, &flow), 100000000u);  // capped at the line rate
+  nicc_fw_event ev{};
+  ev.kind = NICC_FW_EV_ACK;
+  ev.ev = 0xC003;
+  ev.seq = 4096;
+  ev.snd_nxt = 65536;
+  ev.bytes = 4096;
+  ev.ecn = 1;
+  ev.rtt_ns = 14000;  // 2 us of queueing, below the 9 us target
+  nicc_fw_action a;
+  ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &ev, 100, &a), NICC_FW_OK);
+  EXPECT_EQ(a.flags, NICC_FW_ACT_CHANGE_EV);
+  EXPECT_EQ(a.ev, 0xC003);
+  ev.seq = 8192;
+  ev.rtt_ns = 12000 + 18000;  // 18 us: keep 1 - 0.8 x 9/18 = 0.6
+  ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &ev, 200, &a), NICC_FW_OK);
+  EXPECT_EQ(a.flags, NICC_FW_ACT_SET_WINDOW | NICC_FW_ACT_SET_RATE);
+  EXPECT_NEAR(a.window_bytes, 225000.0 * 0.6, 225000.0 * 0.002);
+  nicc_fw_event nack{};
+  nack.kind = NICC_FW_EV_NACK;
+  nack.ev = 0xC003;
+  nack.bytes = 4160;
+  nack.snd_nxt = 69632;
+  ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &nack, 30000, &a), NICC_FW_OK);  // period over: adapt
+  EXPECT_EQ(a.flags, NICC_FW_ACT_SET_WINDOW | NICC_FW_ACT_SET_RATE);
+  EXPECT_EQ(a.window_bytes, 4160u);  // 4096 B delivered in the period, below the one-MTU floor
 }
 
 // A context of exactly nicc_fw_flow_bytes() (bytes after it untouched)

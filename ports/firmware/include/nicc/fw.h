@@ -43,7 +43,7 @@ extern "C" {
  * (HPCC + DLB); a sender context of a given configuration needs only
  * nicc_fw_flow_bytes(cfg) bytes (<= 112 without DLB, 48 for DCQCN + ECMP),
  * 8-byte aligned. A receiver context is NICC_FW_RX_FLOW_BYTES. */
-#define NICC_FW_CONFIG_BYTES 384
+#define NICC_FW_CONFIG_BYTES 448
 #define NICC_FW_FLOW_BYTES 128
 #define NICC_FW_RX_FLOW_BYTES 16
 
@@ -66,7 +66,7 @@ enum {
   NICC_FW_STATUS_COUNT
 };
 
-/* Congestion control: NICC_FW_CC_NONE, _DCQCN, _HPCC, _HPCC_PINT. */
+/* Congestion control: NICC_FW_CC_NONE, _DCQCN, _HPCC, _HPCC_PINT, _NSCC. */
 enum {
 #define NICC_FW_X_(tok, ctok, code, name, doc) NICC_FW_CC_##ctok = code,
   NICC_CC_KINDS(NICC_FW_X_)
@@ -108,6 +108,11 @@ typedef struct nicc_fw_hpcc_params {
   NICC_HPCC_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_hpcc_params;
 
+/* UEC NSCC (docs/nscc.md). */
+typedef struct nicc_fw_nscc_params {
+  NICC_NSCC_PARAMS(NICC_FW_FIELD_)
+} nicc_fw_nscc_params;
+
 typedef struct nicc_fw_spray_params {
   uint32_t policy; /* NICC_FW_SPRAY_* */
   NICC_SPRAY_PARAMS(NICC_FW_FIELD_)
@@ -128,6 +133,7 @@ typedef struct nicc_fw_params {
   nicc_fw_spray_params spray;
   nicc_fw_ecn_rule_params ecn_rule;
   nicc_fw_driver_params driver;
+  nicc_fw_nscc_params nscc;
 } nicc_fw_params;
 
 enum {
@@ -144,9 +150,10 @@ enum {
 typedef struct nicc_fw_event {
   const uint8_t* int_stack; /* ACK (HPCC): INT stack as on the wire, or NULL;
                                decoded once inside nicc_fw_on_event */
-  uint32_t bytes;           /* TX_DONE: bytes sent */
+  uint32_t bytes;           /* TX_DONE: bytes sent; ACK (NSCC): newly acknowledged;
+                               NACK (NSCC): bytes lost or trimmed */
   uint32_t seq;             /* ACK: acknowledged sequence */
-  uint32_t snd_nxt;         /* ACK: next sequence the sender will send */
+  uint32_t snd_nxt;         /* ACK, NACK (NSCC): next sequence the sender will send */
   uint32_t rtt_ns;          /* ACK: RTT sample, 0 = none */
   uint16_t int_len;         /* ACK: bytes at int_stack */
   uint16_t ev;              /* ACK/NACK/TIMEOUT: UDP source port used, 0 = unknown */
@@ -157,7 +164,7 @@ typedef struct nicc_fw_event {
 } nicc_fw_event;
 
 /* Action flags: NICC_FW_ACT_SET_RATE, _SET_WINDOW, _USE_EV, _SEND_CNP,
- * _ARM_TIMER, _CANCEL_TIMER. */
+ * _ARM_TIMER, _CANCEL_TIMER, _CHANGE_EV. */
 enum {
 #define NICC_FW_X_(tok, ctok, bit, name, doc) NICC_FW_ACT_##ctok = 1 << bit,
   NICC_ACTION_FLAGS(NICC_FW_X_)
@@ -173,8 +180,8 @@ typedef struct nicc_fw_action {
   uint8_t reserved;
 } nicc_fw_action;
 
-/* Defaults: the driver, mlx5 DCQCN and the HPCC paper's settings at the
- * given port speed, ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
+/* Defaults: the driver, mlx5 DCQCN, the HPCC paper's settings and NSCC's
+ * uec-default at the given port speed, ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
 
 /* Validates and compiles `p`: every field, the enumerated ones (cc,
