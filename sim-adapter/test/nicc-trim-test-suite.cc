@@ -1,0 +1,3 @@
+/*
+ * nicc-trim-test-suite.cc — packet trimming and the NIC's answer to it ("nicc-trim").
+ */
