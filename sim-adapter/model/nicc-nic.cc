@@ -374,6 +374,13 @@ NiccNic::OnData(Ptr<Packet> p)
         m_flowTableFullTrace(true, h.GetSrc(), h.GetQpn());
         m_waitingRx.push_back(idx);
     }
+    if (h.IsTrimmed())
+    {
+        // Only the header came: no payload to place, no ECN meaning for the
+        // notification point; the trim NACK goes out at once.
+        m_receiver.OnTrimmed(idx, h);
+        return;
+    }
     const bool ce = m_receiver.Arrive(idx, h);
     const nicc::hal::FlowId f = m_receiver.Qp(idx).drvFlow;
     if (f != nicc::hal::kNoFlow)

@@ -412,6 +412,8 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
       }
       break;
     case EventKind::kNack:
+      // A gap NACK and a trim NACK (e.trimmed) both penalise the port; a
+      // window CC's quick adapt on trims (NSCC) is to read e.trimmed here.
       if (e.ev != 0) spray::OnFeedback(cfg.spray, s.spray, e.ev, spray::Feedback::kNack, 0, now_ns);
       break;
     case EventKind::kTimeout:
