@@ -376,8 +376,14 @@ NiccNic::OnData(Ptr<Packet> p)
     }
     if (h.IsTrimmed())
     {
-        // Only the header came: no payload to place, no ECN meaning for the
-        // notification point; the trim NACK goes out at once.
+        // Only the header came: nothing to place; the trim NACK goes out at
+        // once. A trim is congestion: the notification point sees it as a
+        // CE mark (DCQCN's CNP, paced by the engine, cuts the sender's rate).
+        const nicc::hal::FlowId tf = m_receiver.Qp(idx).drvFlow;
+        if (tf != nicc::hal::kNoFlow)
+        {
+            (void)m_drv->DeliverRx(tf, nicc::hal::Event::RxData(true), NicNow());
+        }
         m_receiver.OnTrimmed(idx, h);
         return;
     }

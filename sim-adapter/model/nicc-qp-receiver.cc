@@ -138,7 +138,7 @@ NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
         // The next hole, once packets this far past it have arrived (or the
         // message's last one has): in a lossless fabric a short hole is
         // reordering by spraying, not loss, and fills by itself.
-        if (gap && rx->nackedPsn != rx->rcvNxt &&
+        if (gap && !HoleReported(*rx) &&
             (rx->rcvHigh - rx->rcvNxt > nackThreshold ||
              (rx->lastPsn != NO_PSN && nackThreshold > 1)))
         {
@@ -180,7 +180,7 @@ NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
         ++m_rxOooDiscarded;
     }
     const bool nackDue = !sr || ahead >= nackThreshold || (last && nackThreshold > 1);
-    if (rx->nackedPsn != rx->rcvNxt && nackDue)
+    if (!HoleReported(*rx) && nackDue)
     {
         rx->nackedPsn = rx->rcvNxt;
         SendAck(*rx, h, true);
@@ -189,6 +189,13 @@ NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
     {
         SendAck(*rx, h, false); // keeps INT feedback flowing during recovery
     }
+}
+
+bool
+NiccQpReceiver::HoleReported(const RxQp& rx) const
+{
+    return rx.nackedPsn == rx.rcvNxt ||
+           (m_cfg->sack && static_cast<int32_t>(rx.rcvNxt - rx.sackCover) < 0);
 }
 
 bool
@@ -265,6 +272,10 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack, bool tr
     if (nack && m_cfg->sack && m_cfg->recovery == NiccNicConfig::SELECTIVE_REPEAT)
     {
         h.SetSack(SackBitmap(rx));
+        // The bitmap reports every hole from rcvNxt up to the highest PSN
+        // it covers: no gap NACK for those until a timeout.
+        const uint32_t top = rx.rcvNxt + 65;
+        rx.sackCover = static_cast<int32_t>(rx.rcvHigh - top) < 0 ? rx.rcvHigh : top;
     }
     h.SetOpFlags(rx.ceSinceAck ? NiccNicConfig::OP_ECN_ECHO : 0);
     if (data.HasInt())

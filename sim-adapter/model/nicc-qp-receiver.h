@@ -62,6 +62,7 @@ class NiccQpReceiver
         uint32_t nackedPsn; ///< rcvNxt already NACKed (NO_PSN: none)
         uint32_t lastPsn;   ///< PSN of the message's last packet (NO_PSN: unknown)
         uint32_t trimHole;  ///< go-back-N: lowest trimmed PSN not NACKed yet (NO_PSN: none)
+        uint32_t sackCover; ///< Sack: holes below this PSN were reported by a NACK's bitmap
         uint32_t unacked;   ///< packets since the last ACK
         uint16_t lastPayload;
         uint16_t segPayload;
@@ -119,6 +120,8 @@ class NiccQpReceiver
     /// SACK bitmap of the placement window: bit i = PSN rcvNxt + 1 + i placed.
     static uint64_t SackBitmap(const RxQp& rx);
     static bool IsPlaced(const RxQp& rx, uint32_t psn);
+    /// The hole at rcvNxt was NACKed already (by itself or in a SACK bitmap).
+    bool HoleReported(const RxQp& rx) const;
 
     const NiccNicConfig* m_cfg{nullptr};
     uint32_t m_node{0};
