@@ -760,6 +760,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->pauseFrames += sw->GetPfcPauseSent();
         r->drops += sw->GetDrops();
         r->dropsHeadroomOverflow += sw->GetHeadroomOverflowDrops();
+        r->trims += sw->GetTrims();
+        r->dropsTrimNoBuffer += sw->GetTrimDrops();
         r->ecnMarked += sw->GetEcnMarked();
         r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
     }

@@ -185,6 +185,14 @@ AttributeKeyRows()
     {"pfc_xoff_at_threshold", &NiccSwitchMmu::GetTypeId, "XoffAtThreshold", nullptr, ""},
     // --- DCQCN NIC-model knobs (docs/dcqcn.md, "The HPCC simulator's DCQCN") ---
     {"cnp_on_ack", &NiccNic::GetTypeId, "CnpOnAck", nullptr, ""},
+    // --- Packet trimming (UEC) and selective-repeat SACK (docs/sim-fabric.md,
+    // "Packet trimming"; docs/sim-nic.md, "Trimming and SACK"). Off by default:
+    // earlier results unchanged. ---
+    {"trim", &NiccSwitchNode::GetTypeId, "TrimEnabled", nullptr, ""},
+    {"trim_threshold_bytes", &NiccSwitchNode::GetTypeId, "TrimThreshold", nullptr, ""},
+    {"trim_class", &NiccSwitchNode::GetTypeId, "TrimClass", nullptr, ""},
+    {"trim_size_bytes", &NiccSwitchNode::GetTypeId, "TrimSize", nullptr, ""},
+    {"sack", &NiccNic::GetTypeId, "Sack", nullptr, ""},
 };
     return rows;
 }

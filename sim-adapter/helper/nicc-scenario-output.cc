@@ -429,6 +429,8 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     j["pfc"] = {{"pause_frames", r.pauseFrames}};
     j["drops"] = r.drops;
     j["drops_headroom_overflow"] = r.dropsHeadroomOverflow;
+    j["trims"] = r.trims;
+    j["drops_trim_no_buffer"] = r.dropsTrimNoBuffer;
     j["ecn"] = {{"marked", r.ecnMarked},
                 {"marked_fraction",
                  r.dataPackets ? static_cast<double>(r.ecnMarked) / static_cast<double>(r.dataPackets)

@@ -408,6 +408,8 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     r->pauseFrames = t.sw->GetPfcPauseSent();
     r->drops = t.sw->GetDrops();
     r->dropsHeadroomOverflow = t.sw->GetHeadroomOverflowDrops();
+    r->trims = t.sw->GetTrims();
+    r->dropsTrimNoBuffer = t.sw->GetTrimDrops();
     r->ecnMarked = t.sw->GetEcnMarked();
     std::vector<Ptr<Node>> hosts = t.senders;
     hosts.push_back(t.receiver);

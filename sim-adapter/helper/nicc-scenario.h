@@ -167,6 +167,8 @@ struct NiccScenarioResult
 
     // Lossless checks (all scenarios).
     uint64_t dropsHeadroomOverflow{0}; ///< lossless data over a shrunk headroom (in drops too)
+    uint64_t trims{0};                 ///< DATA packets cut to their header (key trim)
+    uint64_t dropsTrimNoBuffer{0};     ///< trimmed headers with no buffer either (in drops too)
 
     /// Nearest-rank percentile of a sample vector; 0 if empty.
     static uint64_t Percentile(std::vector<uint64_t> v, double q);

@@ -104,6 +104,7 @@ class NiccNetDevice : public NetDevice
 
     void SetEgressCallback(EgressCallback cb) { m_egressCb = cb; }
     void SetNiccReceiveCallback(NiccReceiveCallback cb) { m_niccRxCb = cb; }
+    NiccReceiveCallback GetNiccReceiveCallback() const { return m_niccRxCb; }
     void SetTxPullCallback(TxPullCallback cb) { m_pullCb = cb; }
 
     /// Called by the channel when a frame has fully arrived.

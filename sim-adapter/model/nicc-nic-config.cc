@@ -287,6 +287,14 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                       "ACK_HIGH_PRIO 0). CNPs always use class 0.",
                       BooleanValue(true),
                       Field<BooleanValue>(of, &NiccNicConfig::ackHighPriority),
+                      MakeBooleanChecker())
+        .AddAttribute("Sack",
+                      "Selective repeat: every NACK carries a 64-bit SACK bitmap (bit i = "
+                      "PSN cumulative + 1 + i arrived) and the sender resends each hole "
+                      "below the highest bit at once, a hole it resent already only on a "
+                      "trim NACK or a timeout. Off: one hole per NACK.",
+                      BooleanValue(false),
+                      Field<BooleanValue>(of, &NiccNicConfig::sack),
                       MakeBooleanChecker());
 }
 

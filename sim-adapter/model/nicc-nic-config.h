@@ -97,6 +97,9 @@ struct NiccNicConfig
     /// DCQCN: the congestion signal rides on the ACK/NACK of a CE-marked
     /// packet (its ECN-echo bit) instead of a CNP packet (the HPCC simulator).
     bool cnpOnAck{false};
+    /// Selective repeat: NACKs carry a 64-bit SACK bitmap and the sender
+    /// resends every hole it shows (docs/sim-nic.md, "Trimming and SACK").
+    bool sack{false};
 };
 
 } // namespace ns3

@@ -374,6 +374,19 @@ NiccNic::OnData(Ptr<Packet> p)
         m_flowTableFullTrace(true, h.GetSrc(), h.GetQpn());
         m_waitingRx.push_back(idx);
     }
+    if (h.IsTrimmed())
+    {
+        // Only the header came: nothing to place; the trim NACK goes out at
+        // once. A trim is congestion: the notification point sees it as a
+        // CE mark (DCQCN's CNP, paced by the engine, cuts the sender's rate).
+        const nicc::hal::FlowId tf = m_receiver.Qp(idx).drvFlow;
+        if (tf != nicc::hal::kNoFlow)
+        {
+            (void)m_drv->DeliverRx(tf, nicc::hal::Event::RxData(true), NicNow());
+        }
+        m_receiver.OnTrimmed(idx, h);
+        return;
+    }
     const bool ce = m_receiver.Arrive(idx, h);
     const nicc::hal::FlowId f = m_receiver.Qp(idx).drvFlow;
     if (f != nicc::hal::kNoFlow)

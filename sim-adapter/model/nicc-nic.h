@@ -139,7 +139,14 @@ class NiccNic : public Object
     uint64_t GetRxDataPackets() const { return m_receiver.GetRxDataPackets(); } ///< every DATA packet received
     uint64_t GetRxCePackets() const { return m_receiver.GetRxCePackets(); }
     uint64_t GetAcksSent() const { return m_receiver.GetAcksSent(); }
-    uint64_t GetNacksSent() const { return m_receiver.GetNacksSent(); }
+    uint64_t GetNacksSent() const { return m_receiver.GetNacksSent(); } ///< trim NACKs included
+    /// Receiver: NACKs that answered a trimmed DATA header (trimmed flag).
+    uint64_t GetTrimNacksSent() const { return m_receiver.GetTrimNacksSent(); }
+    /// Receiver: trimmed DATA headers that arrived.
+    uint64_t GetRxTrimmedPackets() const { return m_receiver.GetRxTrimmedPackets(); }
+    /// Sender: NACKs received that answered a trim (handed to the engine as
+    /// Event::Nack(ev, /*trimmed=*/true)).
+    uint64_t GetTrimNacksReceived() const { return m_sender.GetTrimNacksReceived(); }
     uint64_t GetCnpsSent() const { return m_receiver.GetCnpsSent(); }
     uint64_t GetCnpsReceived() const { return m_cnpsReceived; }
     uint64_t GetTimeouts() const { return m_sender.GetTimeouts(); }

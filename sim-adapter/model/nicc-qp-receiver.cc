@@ -41,6 +41,7 @@ NiccQpReceiver::Find(uint32_t src, uint32_t qpn, bool* isNew)
     rx.qpn = qpn;
     rx.nackedPsn = NO_PSN;
     rx.lastPsn = NO_PSN;
+    rx.trimHole = NO_PSN;
     rx.drvFlow = nicc::hal::kNoFlow;
     m_rx.push_back(rx);
     m_index.emplace(key, idx);
@@ -122,10 +123,22 @@ NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
                 gap = gap || w != 0;
             }
         }
+        if (rx->trimHole != NO_PSN && static_cast<int32_t>(rx->rcvNxt - rx->trimHole) >= 0)
+        {
+            // Go-back-N: the packet now expected was trimmed and not NACKed.
+            const bool due = rx->trimHole == rx->rcvNxt && rx->nackedPsn != rx->rcvNxt;
+            rx->trimHole = NO_PSN;
+            if (due)
+            {
+                rx->nackedPsn = rx->rcvNxt;
+                SendAck(*rx, h, true);
+                return;
+            }
+        }
         // The next hole, once packets this far past it have arrived (or the
         // message's last one has): in a lossless fabric a short hole is
         // reordering by spraying, not loss, and fills by itself.
-        if (gap && rx->nackedPsn != rx->rcvNxt &&
+        if (gap && !HoleReported(*rx) &&
             (rx->rcvHigh - rx->rcvNxt > nackThreshold ||
              (rx->lastPsn != NO_PSN && nackThreshold > 1)))
         {
@@ -167,7 +180,7 @@ NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
         ++m_rxOooDiscarded;
     }
     const bool nackDue = !sr || ahead >= nackThreshold || (last && nackThreshold > 1);
-    if (rx->nackedPsn != rx->rcvNxt && nackDue)
+    if (!HoleReported(*rx) && nackDue)
     {
         rx->nackedPsn = rx->rcvNxt;
         SendAck(*rx, h, true);
@@ -178,8 +191,71 @@ NiccQpReceiver::Place(uint32_t idx, const NiccRoceHeader& h)
     }
 }
 
+bool
+NiccQpReceiver::HoleReported(const RxQp& rx) const
+{
+    return rx.nackedPsn == rx.rcvNxt ||
+           (m_cfg->sack && static_cast<int32_t>(rx.rcvNxt - rx.sackCover) < 0);
+}
+
+bool
+NiccQpReceiver::IsPlaced(const RxQp& rx, uint32_t psn)
+{
+    const uint32_t ahead = psn - rx.rcvNxt;
+    if (ahead == 0 || ahead >= SR_WINDOW)
+    {
+        return false;
+    }
+    const uint32_t bit = psn % SR_WINDOW;
+    return (rx.bitmap[bit / 64] >> (bit % 64)) & 1u;
+}
+
+uint64_t
+NiccQpReceiver::SackBitmap(const RxQp& rx)
+{
+    uint64_t sack = 0;
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        sack |= IsPlaced(rx, rx.rcvNxt + 1 + i) ? (uint64_t{1} << i) : 0;
+    }
+    return sack;
+}
+
 void
-NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
+NiccQpReceiver::OnTrimmed(uint32_t idx, const NiccRoceHeader& h)
+{
+    RxQp& rx = m_rx[idx];
+    ++m_rxTrimmed;
+    const uint32_t psn = h.GetPsn();
+    if (static_cast<int32_t>(psn - rx.rcvNxt) < 0 || IsPlaced(rx, psn))
+    {
+        return; // a trimmed copy of a packet already here: nothing is missing
+    }
+    if (m_cfg->recovery == NiccNicConfig::GO_BACK_N)
+    {
+        // The NACK rewinds the sender to rcvNxt, which resends this PSN too:
+        // one per gap, but always when the expected packet itself was trimmed.
+        if (psn != rx.rcvNxt && rx.nackedPsn == rx.rcvNxt)
+        {
+            // Its header may have overtaken the resent rcvNxt: NACK it when
+            // rcvNxt reaches it (Place), unless a rewind resends it first.
+            if (rx.trimHole == NO_PSN || static_cast<int32_t>(psn - rx.trimHole) < 0)
+            {
+                rx.trimHole = psn;
+            }
+            return;
+        }
+        rx.nackedPsn = rx.rcvNxt;
+    }
+    else if (psn == rx.rcvNxt)
+    {
+        rx.nackedPsn = psn; // the gap NACK of this hole would only repeat it
+    }
+    SendAck(rx, h, true, true);
+}
+
+void
+NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack, bool trimmed)
 {
     NiccRoceHeader h;
     h.SetType(nack ? NiccRoceHeader::NACK : NiccRoceHeader::ACK);
@@ -189,8 +265,18 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
     const uint8_t cls = m_cfg->ackHighPriority ? NiccNetDevice::CONTROL_CLASS : m_cfg->dataPriority;
     h.SetPriority(cls);
     h.SetQpn(rx.qpn);
-    h.SetPsn(data.GetAux()); // echo of the send time
+    // ACK: echo of the send time; trim NACK: the trimmed PSN.
+    h.SetPsn(trimmed ? data.GetPsn() : data.GetAux());
     h.SetAux(rx.rcvNxt);
+    h.SetTrimmed(trimmed);
+    if (nack && m_cfg->sack && m_cfg->recovery == NiccNicConfig::SELECTIVE_REPEAT)
+    {
+        h.SetSack(SackBitmap(rx));
+        // The bitmap reports every hole from rcvNxt up to the highest PSN
+        // it covers: no gap NACK for those until a timeout.
+        const uint32_t top = rx.rcvNxt + 65;
+        rx.sackCover = static_cast<int32_t>(rx.rcvHigh - top) < 0 ? rx.rcvHigh : top;
+    }
     h.SetOpFlags(rx.ceSinceAck ? NiccNicConfig::OP_ECN_ECHO : 0);
     if (data.HasInt())
     {
@@ -207,6 +293,7 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack)
     if (nack)
     {
         ++m_nacksSent;
+        m_trimNacksSent += trimmed ? 1 : 0;
     }
     else
     {

@@ -15,6 +15,12 @@
  *   bool ce = rx.Arrive(idx, h);               // counts; CE -> ECN echo of the next ACK
  *   ... engine notification point (may SendCnp(idx)) ...
  *   rx.Place(idx, h);                          // deliver / place, ACK or NACK
+ *   rx.OnTrimmed(idx, h);                      // instead, for a trimmed DATA header
+ *
+ * A trimmed DATA packet (a switch cut its payload) is answered at once with
+ * a trim NACK: type NACK, trimmed flag, psn = the trimmed PSN, aux = the
+ * cumulative PSN. With selective repeat and Sack every NACK also carries
+ * the 64-bit SACK bitmap of the placement window (bit i = PSN aux + 1 + i).
  *
  * Units: PSN = packet number; bytes of payload.
  */
@@ -55,6 +61,8 @@ class NiccQpReceiver
         uint32_t rcvHigh;   ///< one past the highest PSN received
         uint32_t nackedPsn; ///< rcvNxt already NACKed (NO_PSN: none)
         uint32_t lastPsn;   ///< PSN of the message's last packet (NO_PSN: unknown)
+        uint32_t trimHole;  ///< go-back-N: lowest trimmed PSN not NACKed yet (NO_PSN: none)
+        uint32_t sackCover; ///< Sack: holes below this PSN were reported by a NACK's bitmap
         uint32_t unacked;   ///< packets since the last ACK
         uint16_t lastPayload;
         uint16_t segPayload;
@@ -83,6 +91,10 @@ class NiccQpReceiver
     bool Arrive(uint32_t idx, const NiccRoceHeader& h);
     /// In-order delivery or placement of that packet, then ACK or NACK.
     void Place(uint32_t idx, const NiccRoceHeader& h);
+    /// A trimmed DATA header (header removed) arrived for QP `idx`: NACK its
+    /// PSN unless it is no longer missing (go-back-N: unless the gap it is
+    /// part of is already NACKed and it is not the expected PSN).
+    void OnTrimmed(uint32_t idx, const NiccRoceHeader& h);
     /// The engine asked for a CNP to the sender of QP `idx`.
     void SendCnp(uint32_t idx);
 
@@ -96,12 +108,20 @@ class NiccQpReceiver
     uint64_t GetRxDataPackets() const { return m_rxDataPackets; }
     uint64_t GetRxCePackets() const { return m_rxCe; }
     uint64_t GetAcksSent() const { return m_acksSent; }
-    uint64_t GetNacksSent() const { return m_nacksSent; }
+    uint64_t GetNacksSent() const { return m_nacksSent; } ///< trim NACKs included
+    uint64_t GetTrimNacksSent() const { return m_trimNacksSent; }
+    uint64_t GetRxTrimmedPackets() const { return m_rxTrimmed; }
     uint64_t GetCnpsSent() const { return m_cnpsSent; }
 
   private:
     void DeliverInOrder(RxQp& rx, uint32_t psn, uint32_t bytes);
-    void SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack);
+    /// ACK, or NACK of rcvNxt; `trimmed`: the trim NACK of data's PSN.
+    void SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack, bool trimmed = false);
+    /// SACK bitmap of the placement window: bit i = PSN rcvNxt + 1 + i placed.
+    static uint64_t SackBitmap(const RxQp& rx);
+    static bool IsPlaced(const RxQp& rx, uint32_t psn);
+    /// The hole at rcvNxt was NACKed already (by itself or in a SACK bitmap).
+    bool HoleReported(const RxQp& rx) const;
 
     const NiccNicConfig* m_cfg{nullptr};
     uint32_t m_node{0};
@@ -119,6 +139,8 @@ class NiccQpReceiver
     uint64_t m_acksSent{0};
     uint64_t m_nacksSent{0};
     uint64_t m_cnpsSent{0};
+    uint64_t m_trimNacksSent{0};
+    uint64_t m_rxTrimmed{0};
 };
 
 } // namespace ns3

@@ -74,7 +74,6 @@ NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
     qp.flowId = flowId;
     qp.dst = dst;
     qp.npkts = static_cast<uint32_t>(npkts);
-    qp.retxPsn = NO_PSN;
     qp.drvFlow = nicc::hal::kNoFlow;
     // Per-QP entropy: bits above the engine's EV index and below bit 14, so
     // ports stay in RoCEv2's 0xC000..0xFFFF and EV indices survive the XOR.
@@ -103,7 +102,7 @@ NiccQpSender::Start(uint32_t qpn, nicc::hal::FlowId f, uint32_t windowBytes)
 bool
 NiccQpSender::HasData(const TxQp& qp) const
 {
-    return !qp.done && qp.started && (qp.retxPsn != NO_PSN || qp.sndNxt < qp.npkts);
+    return !qp.done && qp.started && (qp.retxCount > 0 || qp.sndNxt < qp.npkts);
 }
 
 uint32_t
@@ -130,7 +129,7 @@ NiccQpSender::EngineSeq(const TxQp& qp, uint32_t psn) const
 bool
 NiccQpSender::WindowOpen(const TxQp& qp, uint32_t payload) const
 {
-    if (qp.retxPsn != NO_PSN)
+    if (qp.retxCount > 0)
     {
         return true; // a selective resend adds nothing in flight
     }
@@ -169,10 +168,9 @@ NiccQpSender::BuildData(uint32_t qpn, uint16_t ev)
     TxQp& qp = m_tx[qpn];
     const uint64_t now = NowNs();
     uint32_t psn;
-    if (qp.retxPsn != NO_PSN)
+    if (qp.retxCount > 0)
     {
-        psn = qp.retxPsn;
-        qp.retxPsn = NO_PSN;
+        psn = TakeRetx(qp);
     }
     else
     {
@@ -256,7 +254,7 @@ NiccQpSender::OnRto(uint32_t qpn)
     m_onTimeout(qpn, qp.lastEv);
     // Both recovery modes go back to the oldest unacknowledged packet.
     qp.sndNxt = qp.sndUna;
-    qp.retxPsn = NO_PSN;
+    ClearRetx(qp);
     ArmRto(qp, qpn);
     m_sched->MakeSendable(qpn);
 }
@@ -279,12 +277,10 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
         // At most the bytes in flight; the event's count is 32-bit.
         newlyAcked = static_cast<uint32_t>(
             std::min<uint64_t>(SeqBytes(qp, cum) - SeqBytes(qp, qp.sndUna), UINT32_MAX));
+        const uint32_t from = qp.sndUna;
         qp.sndUna = cum;
         qp.rtoDeadlineNs = now + static_cast<uint64_t>(m_cfg->rto.GetNanoSeconds());
-        if (qp.retxPsn != NO_PSN && qp.retxPsn < qp.sndUna)
-        {
-            qp.retxPsn = NO_PSN;
-        }
+        ForgetBelow(qp, from);
     }
     if (qp.sndNxt < qp.sndUna)
     {
@@ -293,17 +289,36 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
     const uint16_t ev = static_cast<uint16_t>(h.GetSport() ^ qp.salt);
     if (nack)
     {
-        *e = nicc::hal::Event::Nack(ev);
-        if (cum < qp.sndMax)
+        // A trim NACK names its PSN in `psn`; a gap NACK means `cum` is missing.
+        const bool trimmed = h.IsTrimmed();
+        m_trimNacksRx += trimmed ? 1 : 0;
+        *e = nicc::hal::Event::Nack(ev, trimmed);
+        if (m_cfg->recovery == NiccNicConfig::GO_BACK_N)
         {
-            if (m_cfg->recovery == NiccNicConfig::GO_BACK_N)
+            if (cum < qp.sndMax)
             {
-                qp.sndNxt = cum;
-                qp.retxPsn = NO_PSN;
+                qp.sndNxt = cum; // a trim NACK rewinds as any NACK does
             }
-            else
+            return true;
+        }
+        if (trimmed)
+        {
+            // Exactly the trimmed PSN: packets below it may still be on their
+            // way (the header overtook them in its high-priority class).
+            MarkRetx(qp, h.GetPsn(), true);
+            return true;
+        }
+        MarkRetx(qp, cum, false);
+        if (h.HasSack())
+        {
+            // Gap NACK: every hole below the highest arrived PSN; <= 64 steps.
+            const uint64_t sack = h.GetSack();
+            for (uint32_t i = 0; i < 64 && (sack >> i) != 0; ++i)
             {
-                qp.retxPsn = cum;
+                if (!((sack >> i) & 1u))
+                {
+                    MarkRetx(qp, cum + 1 + i, false);
+                }
             }
         }
         return true;
@@ -326,6 +341,78 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
         e->pint_code = h.GetPint();
     }
     return true;
+}
+
+void
+NiccQpSender::MarkRetx(TxQp& qp, uint32_t psn, bool trimmed)
+{
+    if (psn < qp.sndUna || psn >= qp.sndMax)
+    {
+        return; // acknowledged already, or never sent
+    }
+    const uint32_t bit = psn % NiccNicConfig::SR_WINDOW;
+    const uint64_t mask = uint64_t{1} << (bit % 64);
+    if ((qp.retxPending[bit / 64] & mask) || (!trimmed && (qp.retxSent[bit / 64] & mask)))
+    {
+        return; // queued already, or resent and maybe still on its way
+    }
+    qp.retxPending[bit / 64] |= mask;
+    ++qp.retxCount;
+}
+
+uint32_t
+NiccQpSender::TakeRetx(TxQp& qp)
+{
+    // sndMax - sndUna <= SR_WINDOW: each queued PSN has its own bit.
+    const uint32_t span = std::min(qp.sndMax - qp.sndUna, NiccNicConfig::SR_WINDOW);
+    for (uint32_t k = 0; k < span; ++k)
+    {
+        const uint32_t psn = qp.sndUna + k;
+        const uint32_t bit = psn % NiccNicConfig::SR_WINDOW;
+        const uint64_t mask = uint64_t{1} << (bit % 64);
+        if (qp.retxPending[bit / 64] & mask)
+        {
+            qp.retxPending[bit / 64] &= ~mask;
+            qp.retxSent[bit / 64] |= mask;
+            --qp.retxCount;
+            return psn;
+        }
+    }
+    // Unreachable while retxCount counts the bits in [sndUna, sndMax).
+    NS_ABORT_MSG("selective repeat: retransmission set out of step");
+    return qp.sndUna;
+}
+
+void
+NiccQpSender::ForgetBelow(TxQp& qp, uint32_t from)
+{
+    if (qp.sndUna - from >= NiccNicConfig::SR_WINDOW)
+    {
+        ClearRetx(qp);
+        return;
+    }
+    for (uint32_t psn = from; psn != qp.sndUna; ++psn)
+    {
+        const uint32_t bit = psn % NiccNicConfig::SR_WINDOW;
+        const uint64_t mask = uint64_t{1} << (bit % 64);
+        if (qp.retxPending[bit / 64] & mask)
+        {
+            --qp.retxCount;
+        }
+        qp.retxPending[bit / 64] &= ~mask;
+        qp.retxSent[bit / 64] &= ~mask;
+    }
+}
+
+void
+NiccQpSender::ClearRetx(TxQp& qp)
+{
+    for (uint32_t w = 0; w < NiccNicConfig::SR_WINDOW / 64; ++w)
+    {
+        qp.retxPending[w] = 0;
+        qp.retxSent[w] = 0;
+    }
+    qp.retxCount = 0;
 }
 
 void

@@ -16,6 +16,13 @@
  *   Ptr<Packet> p = tx.BuildData(qpn, ev);        // in the device pull
  *   nicc::hal::Event e; if (tx.OnAck(h, nack, &e)) ...deliver e...;
  *
+ * Selective repeat keeps the PSNs to resend in a set over the placement
+ * window (bit psn % SR_WINDOW, valid for sndUna <= psn < sndMax): a gap
+ * NACK adds its cumulative PSN and, with a SACK bitmap (Sack), every hole
+ * below the bitmap's highest bit; a trim NACK adds its trimmed PSN only. A PSN resent once is not resent
+ * again for a gap or a SACK hole (it may still be in flight), only for a
+ * trim NACK (that copy was trimmed) or a timeout.
+ *
  * Sequence numbers: PSN = packet number from 0 (32-bit: at most 2^32 - 2
  * packets per message); byte offsets psn * payload, capped at the message
  * size, are 64-bit (messages above 4 GiB); the engine sees their low 32 bits
@@ -62,7 +69,9 @@ class NiccQpSender : public NiccQpScheduler::Source
         uint32_t sndUna;  ///< oldest unacknowledged PSN
         uint32_t sndNxt;  ///< next new (or go-back-N) PSN
         uint32_t sndMax;  ///< one past the highest PSN ever sent
-        uint32_t retxPsn; ///< selective repeat: PSN to resend first
+        uint64_t retxPending[NiccNicConfig::SR_WINDOW / 64]; ///< SR: PSNs to resend
+        uint64_t retxSent[NiccNicConfig::SR_WINDOW / 64];    ///< SR: PSNs resent since the RTO
+        uint32_t retxCount; ///< bits set in retxPending
         uint32_t windowBytes; ///< 0 = no window
         uint16_t salt;        ///< XORed into the engine's EV: per-QP ports
         uint16_t lastEv;      ///< engine EV of the last packet sent
@@ -139,8 +148,17 @@ class NiccQpSender : public NiccQpScheduler::Source
     uint64_t GetRetxBytes() const { return m_retxBytes; }
     uint64_t GetRetxPackets() const { return m_retxPackets; }
     uint64_t GetTimeouts() const { return m_timeouts; }
+    uint64_t GetTrimNacksReceived() const { return m_trimNacksRx; }
 
   private:
+    /// Selective repeat: queue `psn` for resending (if in flight; a PSN
+    /// resent since the last timeout only when `trimmed`).
+    void MarkRetx(TxQp& qp, uint32_t psn, bool trimmed);
+    /// The lowest PSN queued for resending, removed from the set.
+    uint32_t TakeRetx(TxQp& qp);
+    /// sndUna moved from `from`: forget the bits of PSNs now acknowledged.
+    static void ForgetBelow(TxQp& qp, uint32_t from);
+    static void ClearRetx(TxQp& qp);
     bool HasData(const TxQp& qp) const;
     bool WindowOpen(const TxQp& qp, uint32_t payload) const;
     uint32_t Payload(const TxQp& qp, uint32_t psn) const;
@@ -167,6 +185,7 @@ class NiccQpSender : public NiccQpScheduler::Source
     uint64_t m_retxBytes{0};
     uint64_t m_retxPackets{0};
     uint64_t m_timeouts{0};
+    uint64_t m_trimNacksRx{0};
 };
 
 } // namespace ns3

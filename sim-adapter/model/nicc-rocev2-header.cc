@@ -18,6 +18,8 @@ namespace
 constexpr uint8_t FLAG_ECN_MASK = 0x03;
 constexpr uint8_t FLAG_INT = 0x04;
 constexpr uint8_t FLAG_PINT = 0x08;
+constexpr uint8_t FLAG_TRIMMED = 0x10;
+constexpr uint8_t FLAG_SACK = 0x20;
 constexpr size_t MAX_INT_BYTES = nicc::kIntHeaderBytes + nicc::kIntHopBytes * nicc::kIntMaxHops;
 } // namespace
 
@@ -55,6 +57,7 @@ NiccRoceHeader::PeekFast(const Packet& p)
     f.ect = ecn == ECT0 || ecn == ECT1;
     f.hasInt = (b[1] & FLAG_INT) != 0;
     f.hasPint = (b[1] & FLAG_PINT) != 0;
+    f.trimmed = (b[1] & FLAG_TRIMMED) != 0;
     f.src = be32(4);
     f.dst = be32(8);
     f.sport = static_cast<uint16_t>((b[12] << 8) | b[13]);
@@ -91,7 +94,7 @@ NiccRoceHeader::PushIntHop(nicc::IntHop hop)
 uint32_t
 NiccRoceHeader::GetSerializedSize() const
 {
-    return BASE_SIZE +
+    return BASE_SIZE + (m_hasSack ? SACK_SIZE : 0u) +
            (m_hasInt ? static_cast<uint32_t>(nicc::IntStackBytes(m_int.hop_count)) : 0u);
 }
 
@@ -100,7 +103,8 @@ NiccRoceHeader::Serialize(Buffer::Iterator i) const
 {
     i.WriteU8(m_type);
     i.WriteU8(static_cast<uint8_t>((m_ecn & FLAG_ECN_MASK) | (m_hasInt ? FLAG_INT : 0) |
-                                   (m_hasPint ? FLAG_PINT : 0)));
+                                   (m_hasPint ? FLAG_PINT : 0) | (m_trimmed ? FLAG_TRIMMED : 0) |
+                                   (m_hasSack ? FLAG_SACK : 0)));
     i.WriteU8(m_priority);
     i.WriteU8(m_opFlags);
     i.WriteHtonU32(m_src);
@@ -113,6 +117,10 @@ NiccRoceHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU16(m_payloadSize);
     i.WriteU8(m_hasPint ? m_pint : 0);
     i.WriteU8(0);
+    if (m_hasSack)
+    {
+        i.WriteHtonU64(m_sack);
+    }
     if (m_hasInt)
     {
         uint8_t buf[MAX_INT_BYTES];
@@ -132,6 +140,8 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     m_ecn = static_cast<Ecn>(flags & FLAG_ECN_MASK);
     m_hasInt = (flags & FLAG_INT) != 0;
     m_hasPint = (flags & FLAG_PINT) != 0;
+    m_trimmed = (flags & FLAG_TRIMMED) != 0;
+    m_hasSack = (flags & FLAG_SACK) != 0;
     m_priority = i.ReadU8();
     m_opFlags = i.ReadU8();
     m_src = i.ReadNtohU32();
@@ -144,6 +154,7 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     m_payloadSize = i.ReadNtohU16();
     m_pint = i.ReadU8();
     i.ReadU8();
+    m_sack = m_hasSack ? i.ReadNtohU64() : 0;
     if (m_hasInt)
     {
         uint8_t buf[MAX_INT_BYTES];
@@ -166,6 +177,14 @@ NiccRoceHeader::Print(std::ostream& os) const
        << " sport=" << m_sport << " prio=" << +m_priority << " ecn=" << +m_ecn
        << " qpn=" << m_qpn << " psn=" << m_psn << " aux=" << m_aux
        << " len=" << m_payloadSize;
+    if (m_trimmed)
+    {
+        os << " trimmed";
+    }
+    if (m_hasSack)
+    {
+        os << " sack=0x" << std::hex << m_sack << std::dec;
+    }
     if (m_hasInt)
     {
         os << " int=" << +m_int.hop_count << "hops";

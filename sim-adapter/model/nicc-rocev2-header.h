@@ -15,13 +15,20 @@
  * 512-bit times of the link that carries the frame.
  *
  * Wire layout of NiccRoceHeader (big-endian), 32 bytes + INT stack:
- *   0 type | 1 flags (bits 1..0 ECN, bit 2 INT present, bit 3 PINT present) |
+ *   0 type | 1 flags (bits 1..0 ECN, bit 2 INT present, bit 3 PINT present,
+ *   bit 4 trimmed, bit 5 SACK bitmap present) |
  *   2 priority | 3 opFlags (free for the NIC) | 4 src | 8 dst |
  *   12 sport (entropy) | 14 dport (4791) | 16 qpn | 20 psn |
  *   24 aux (ACK/NACK PSN, CNP qpn, ...) | 28 payloadSize |
  *   30 PINT utilisation code (HPCC-PINT: the largest of the hops', one byte,
- *   nicc/int_codec.h) | 31 reserved | [32 INT stack: 2 + 8 * hops bytes]
+ *   nicc/int_codec.h) | 31 reserved | [32 SACK bitmap: 8 bytes, with flag
+ *   bit 5] | [then the INT stack: 2 + 8 * hops bytes]
  * HPCC-PINT's code rides in the reserved bytes: it adds no wire bytes.
+ * Trimmed flag: on DATA, a switch cut the payload off (payloadSize keeps
+ * the original length, the packet is the header only); on NACK, the NACK
+ * answers a trimmed packet whose PSN is in `psn`. SACK bitmap (NACK, with
+ * selective repeat): bit i = PSN aux + 1 + i has arrived (aux, the
+ * cumulative PSN, is the base and is itself missing).
  * The first byte of every fabric frame is its type, so a device can tell a
  * PFC frame (NiccPfcHeader, 18 bytes) from a transport packet by one byte.
  */
@@ -66,6 +73,7 @@ class NiccRoceHeader : public Header
 
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; ///< IANA RoCEv2 port
     static constexpr uint32_t BASE_SIZE = 32;         ///< bytes without INT
+    static constexpr uint32_t SACK_SIZE = 8;          ///< the optional SACK bitmap
 
     NiccRoceHeader();
 
@@ -105,6 +113,18 @@ class NiccRoceHeader : public Header
     void SetPayloadSize(uint16_t bytes) { m_payloadSize = bytes; }
     uint16_t GetPayloadSize() const { return m_payloadSize; }
 
+    /// Trimmed flag (DATA: payload cut by a switch; NACK: answers a trim).
+    void SetTrimmed(bool trimmed) { m_trimmed = trimmed; }
+    bool IsTrimmed() const { return m_trimmed; }
+    /// SACK bitmap: bit i = PSN GetAux() + 1 + i has arrived.
+    void SetSack(uint64_t bitmap)
+    {
+        m_hasSack = true;
+        m_sack = bitmap;
+    }
+    bool HasSack() const { return m_hasSack; }
+    uint64_t GetSack() const { return m_sack; }
+
     /// The fields a switch needs to forward, read from the first 16 bytes of
     /// a packet without deserialising the header (one copy, no INT decode).
     struct FastFields
@@ -114,6 +134,7 @@ class NiccRoceHeader : public Header
         bool ect;
         bool hasInt;
         bool hasPint;
+        bool trimmed;
         uint32_t src;
         uint32_t dst;
         uint16_t sport;
@@ -140,12 +161,20 @@ class NiccRoceHeader : public Header
     }
     bool HasPint() const { return m_hasPint; }
     uint8_t GetPint() const { return m_pint; }
+    void ClearPint()
+    {
+        m_hasPint = false;
+        m_pint = 0;
+    }
 
   private:
     Type m_type{DATA};
     Ecn m_ecn{NOT_ECT};
     bool m_hasInt{false};
     bool m_hasPint{false};
+    bool m_trimmed{false};
+    bool m_hasSack{false};
+    uint64_t m_sack{0};
     uint8_t m_pint{0};
     uint8_t m_priority{0};
     uint8_t m_opFlags{0};

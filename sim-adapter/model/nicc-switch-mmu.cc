@@ -239,7 +239,7 @@ NiccSwitchMmu::GetThreshold() const
 }
 
 NiccSwitchMmu::Admission
-NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
+NiccSwitchMmu::Peek(uint32_t port, uint8_t cls, uint32_t bytes) const
 {
     NS_ABORT_MSG_UNLESS(port < m_nPorts && cls < MAX_CLASSES, "bad port/class");
     const uint32_t i = Idx(port, cls);
@@ -247,18 +247,10 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     if (cls == 0)
     {
         // Control: small, strict priority, never paused; bounded by the pool.
-        if (!poolRoom)
-        {
-            ++m_drops;
-            return DROP;
-        }
-        m_shared[i] += bytes;
-        m_sharedUsed += bytes;
-        return ADMIT_SHARED;
+        return poolRoom ? ADMIT_SHARED : DROP;
     }
     if (m_reserveUsed[i] + bytes <= m_reserve)
     {
-        m_reserveUsed[i] += bytes;
         return ADMIT_RESERVE;
     }
     const bool underThreshold = m_shared[i] + bytes <= GetThreshold(port);
@@ -266,23 +258,42 @@ NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     // one ingress are not reordered between the two pools' accounting.
     if (poolRoom && underThreshold && m_headroomUsed[i] == 0)
     {
-        m_shared[i] += bytes;
-        m_sharedUsed += bytes;
         return ADMIT_SHARED;
     }
     if (m_pfcEnabled && m_headroomUsed[i] + bytes <= m_headroomSize[port])
     {
-        m_headroomUsed[i] += bytes;
-        m_headroomUsedTotal += bytes;
         return ADMIT_HEADROOM;
     }
-    ++m_drops;
-    if (m_pfcEnabled)
+    return m_pfcEnabled ? DROP_HEADROOM : DROP;
+}
+
+NiccSwitchMmu::Admission
+NiccSwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
+{
+    const Admission a = Peek(port, cls, bytes);
+    const uint32_t i = Idx(port, cls);
+    switch (a)
     {
+    case ADMIT_RESERVE:
+        m_reserveUsed[i] += bytes;
+        break;
+    case ADMIT_SHARED:
+        m_shared[i] += bytes;
+        m_sharedUsed += bytes;
+        break;
+    case ADMIT_HEADROOM:
+        m_headroomUsed[i] += bytes;
+        m_headroomUsedTotal += bytes;
+        break;
+    case DROP_HEADROOM:
         ++m_dropsHeadroom;
-        return DROP_HEADROOM;
+        ++m_drops;
+        break;
+    case DROP:
+        ++m_drops;
+        break;
     }
-    return DROP;
+    return a;
 }
 
 void

@@ -87,6 +87,9 @@ class NiccSwitchMmu : public Object
 
     /// Account a packet arriving on (port, cls).
     Admission Admit(uint32_t port, uint8_t cls, uint32_t bytes);
+    /// What Admit would decide, without accounting anything (a switch that
+    /// trims asks first, so a packet it trims is no drop).
+    Admission Peek(uint32_t port, uint8_t cls, uint32_t bytes) const;
     /// Return a departed packet's bytes: headroom of (port, cls) first.
     void Release(uint32_t port, uint8_t cls, uint32_t bytes);
 

@@ -28,8 +28,8 @@ NS_OBJECT_ENSURE_REGISTERED(NiccSwitchNode);
 
 namespace
 {
-// Layout of the 32-bit meta word a queued packet carries through the port.
-constexpr uint32_t META_PORT_MASK = 0xFFFF;
+// Layout of the 32-bit meta word a queued packet carries through the port
+// (bits 15..0: the ingress port, NiccSwitchNode::META_PORT_MASK).
 constexpr uint32_t META_ECT = 1u << 16;
 constexpr uint32_t META_INT = 1u << 17;
 constexpr uint32_t META_PINT = 1u << 18;
@@ -104,6 +104,38 @@ NiccSwitchNode::GetTypeId()
                           UintegerValue(0xFFFF),
                           MakeUintegerAccessor(&NiccSwitchNode::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1, 0xFFFF))
+            .AddAttribute("TrimEnabled",
+                          "Packet trimming: a DATA packet that would exceed TrimThreshold "
+                          "in its egress queue, or that the buffer would drop, is cut to its "
+                          "header (trimmed flag, PSN, entropy and qpn kept; payloadSize keeps "
+                          "the original length) and forwarded in TrimClass. Off: no change.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NiccSwitchNode::m_trimEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("TrimThreshold",
+                          "Trim a DATA packet when its egress queue (port, class) would hold "
+                          "more than this many bytes with it; 0 = trim only what the buffer "
+                          "would drop.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_trimThreshold),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("TrimClass",
+                          "Class a trimmed header travels in (0 = the control class, strict "
+                          "priority; above the port's classes: its last class).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_trimClass),
+                          MakeUintegerChecker<uint8_t>(0, NiccSwitchMmu::MAX_CLASSES - 1))
+            .AddAttribute("TrimSize",
+                          "Bytes of a trimmed packet: the 32-byte header, zero-padded up to "
+                          "this size (e.g. 64 for a minimum Ethernet frame).",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&NiccSwitchNode::m_trimSize),
+                          MakeUintegerChecker<uint32_t>(NiccRoceHeader::BASE_SIZE, 1500))
+            .AddTraceSource("Trim",
+                            "A DATA packet was trimmed: (original packet, ingress port, egress "
+                            "port, egress queue bytes of its class).",
+                            MakeTraceSourceAccessor(&NiccSwitchNode::m_trimTrace),
+                            "ns3::NiccSwitchNode::TrimTracedCallback")
             .AddTraceSource("Enqueue",
                             "A packet entered an egress queue: (packet, port, class, "
                             "queue bytes after).",
@@ -116,7 +148,8 @@ NiccSwitchNode::GetTypeId()
                             "ns3::NiccSwitchNode::QueueTracedCallback")
             .AddTraceSource("Drop",
                             "A packet was dropped: (packet, ingress port, reason: 0 no "
-                            "route, 1 buffer, 2 headroom overflow).",
+                            "route, 1 buffer, 2 headroom overflow, 3 trimmed header found no "
+                            "buffer).",
                             MakeTraceSourceAccessor(&NiccSwitchNode::m_dropTrace),
                             "ns3::NiccSwitchNode::DropTracedCallback")
             .AddTraceSource("EcnMark",
@@ -316,23 +349,12 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
     const uint8_t nClasses = static_cast<uint8_t>(out->GetNumClasses());
     const uint8_t cls = h.priority < nClasses ? h.priority : nClasses - 1;
     const uint32_t size = p->GetSize();
-
-    const NiccSwitchMmu::Admission admission = m_mmu->Admit(inPort, cls, size);
-    if (admission == NiccSwitchMmu::DROP || admission == NiccSwitchMmu::DROP_HEADROOM)
+    if (m_trimEnabled && h.type == NiccRoceHeader::DATA && !h.trimmed &&
+        ShouldTrim(inPort, out, cls, size))
     {
-        ++m_drops;
-        m_dropTrace(p,
-                    inPort,
-                    admission == NiccSwitchMmu::DROP ? DROP_BUFFER : DROP_HEADROOM_OVERFLOW);
+        TrimAndForward(p, inPort, outPort, cls);
         return;
     }
-    if (m_mmu->NeedPause(inPort, cls))
-    {
-        SendPause(inPort, cls);
-    }
-    const uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsedTotal();
-    m_maxBufferUsed = used > m_maxBufferUsed ? used : m_maxBufferUsed;
-
     uint32_t meta = inPort & META_PORT_MASK;
     if (h.ect)
     {
@@ -346,11 +368,42 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
     {
         meta |= META_PINT;
     }
+    (void)AdmitAndEnqueue(p, inPort, outPort, cls, meta);
+}
+
+bool
+NiccSwitchNode::AdmitAndEnqueue(Ptr<Packet> p,
+                                uint32_t inPort,
+                                uint32_t outPort,
+                                uint8_t cls,
+                                uint32_t meta,
+                                bool trimmed)
+{
+    const NiccSwitchMmu::Admission admission = m_mmu->Admit(inPort, cls, p->GetSize());
+    if (admission == NiccSwitchMmu::DROP || admission == NiccSwitchMmu::DROP_HEADROOM)
+    {
+        ++m_drops;
+        m_trimDrops += trimmed ? 1 : 0;
+        m_dropTrace(p,
+                    inPort,
+                    trimmed                                 ? DROP_TRIM_NO_BUFFER
+                    : admission == NiccSwitchMmu::DROP ? DROP_BUFFER
+                                                            : DROP_HEADROOM_OVERFLOW);
+        return false;
+    }
+    if (m_mmu->NeedPause(inPort, cls))
+    {
+        SendPause(inPort, cls);
+    }
+    const uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsedTotal();
+    m_maxBufferUsed = used > m_maxBufferUsed ? used : m_maxBufferUsed;
+    Ptr<NiccNetDevice> out = m_ports[outPort];
     out->Enqueue(p, cls, meta);
     // Enqueue may have started the transmission at once: count what waits.
     const uint64_t qlen = out->GetQueueBytes(cls);
     m_maxQueueBytes = qlen > m_maxQueueBytes ? qlen : m_maxQueueBytes;
     m_enqueueTrace(p, outPort, cls, qlen);
+    return true;
 }
 
 void

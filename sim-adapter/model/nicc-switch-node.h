@@ -13,6 +13,11 @@
  *   uint32_t port = sw->AddPort(dev);          // dev attached to a channel
  *   sw->AddRoute(dstNodeId, port);             // or NiccFabricHelper::InstallRoutes
  *
+ * Packet trimming (TrimEnabled, nicc-switch-trim.cc): a DATA packet that
+ * would push its egress queue past TrimThreshold, or that the MMU would
+ * drop, is cut to its header (trimmed flag set, PSN / EV / qpn / original
+ * payloadSize kept, INT and PINT removed) and forwarded in TrimClass.
+ *
  * Units: bytes, bit/s, node ids as addresses. Per packet and hop the switch
  * parses the header once at arrival and rewrites it only when it marks CE or
  * stamps INT.
@@ -55,6 +60,7 @@ class NiccSwitchNode : public Node
         DROP_NO_ROUTE = 0,
         DROP_BUFFER = 1,
         DROP_HEADROOM_OVERFLOW = 2, ///< lossless data over its (port, class) headroom
+        DROP_TRIM_NO_BUFFER = 3,    ///< trimming on, and not even the header found room
     };
 
     /// Signatures of the trace sources.
@@ -64,6 +70,12 @@ class NiccSwitchNode : public Node
                                         uint64_t qlenBytes);
     typedef void (*DropTracedCallback)(Ptr<const Packet> p, uint32_t inPort, uint8_t reason);
     typedef void (*PfcTracedCallback)(uint32_t port, uint8_t cls, bool pause);
+    /// Trim: (original packet, ingress port, egress port, egress queue bytes
+    /// of the packet's class when it was trimmed).
+    typedef void (*TrimTracedCallback)(Ptr<const Packet> p,
+                                       uint32_t inPort,
+                                       uint32_t outPort,
+                                       uint64_t qlenBytes);
 
     static TypeId GetTypeId();
     NiccSwitchNode();
@@ -109,14 +121,35 @@ class NiccSwitchNode : public Node
     uint64_t GetEcnMarked() const { return m_ecnMarked; }
     uint64_t GetMaxQueueBytes() const { return m_maxQueueBytes; }
     uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
+    /// DATA packets cut to their header and forwarded (TrimEnabled).
+    uint64_t GetTrims() const { return m_trims; }
+    /// Trimmed headers that found no buffer either (counted in GetDrops too).
+    uint64_t GetTrimDrops() const { return m_trimDrops; }
 
   protected:
     void DoDispose() override;
 
   private:
+    /// Bits of a queued packet's meta word that hold its ingress port.
+    static constexpr uint32_t META_PORT_MASK = 0xFFFF;
+
     uint32_t SelectEgressPort(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport);
     void Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p);
     void OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uint32_t meta);
+    /// Trimming (nicc-switch-trim.cc): whether a DATA packet of `size` bytes
+    /// for (outPort, cls) from `inPort` is to be trimmed.
+    bool ShouldTrim(uint32_t inPort, Ptr<NiccNetDevice> out, uint8_t cls, uint32_t size) const;
+    /// Cut `p` to its header and forward it in the trim class.
+    void TrimAndForward(Ptr<Packet> p, uint32_t inPort, uint32_t outPort, uint8_t cls);
+    /// Admit `p` of class `cls` from `inPort` and queue it on `outPort`
+    /// (XOFF, counters, Enqueue trace); false (and counted, `trimmed`: as a
+    /// trimmed header that found no buffer) when dropped.
+    bool AdmitAndEnqueue(Ptr<Packet> p,
+                         uint32_t inPort,
+                         uint32_t outPort,
+                         uint8_t cls,
+                         uint32_t meta,
+                         bool trimmed = false);
     void SendPause(uint32_t port, uint8_t cls);
     void SendResume(uint32_t port, uint8_t cls);
     void RefreshPause(uint32_t port, uint8_t cls);
@@ -133,6 +166,10 @@ class NiccSwitchNode : public Node
     bool m_intEnabled;
     uint16_t m_pauseQuanta;
     Time m_pintBaseRtt;
+    bool m_trimEnabled{false};
+    uint64_t m_trimThreshold{0};
+    uint8_t m_trimClass{0};
+    uint32_t m_trimSize{32};
 
     /// HPCC-PINT: one port's utilisation and the last sample it came from.
     struct PintPort
@@ -160,6 +197,8 @@ class NiccSwitchNode : public Node
     uint64_t m_ecnMarked{0};
     uint64_t m_maxQueueBytes{0};
     uint64_t m_maxBufferUsed{0};
+    uint64_t m_trims{0};
+    uint64_t m_trimDrops{0};
 
     // Trace sources.
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint64_t> m_enqueueTrace;
@@ -167,6 +206,7 @@ class NiccSwitchNode : public Node
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, uint64_t> m_markTrace;
     TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t, uint64_t> m_trimTrace;
 };
 
 } // namespace ns3

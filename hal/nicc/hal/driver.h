@@ -464,6 +464,8 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
       }
       break;
     case EventKind::kNack:
+      // A gap NACK and a trim NACK (e.trimmed) both penalise the port and
+      // reach the CC (NSCC: quick adapt).
       a = CcOps<Cc>::OnNack(cfg, s.cc, e, now_ns);
       if (e.ev != 0) spray::OnFeedback(cfg.spray, s.spray, e.ev, spray::Feedback::kNack, 0, now_ns);
       break;

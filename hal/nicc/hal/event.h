@@ -47,26 +47,31 @@ struct Event {
   uint8_t ecn;               // kAck: ECN-echo; kRxData: CE mark
   uint8_t pint_code;         // kAck (HPCC-PINT): utilisation code (int_codec.h)
   uint8_t has_pint;          // kAck: 1 when pint_code is present
-  uint16_t reserved;
+  // kNack: 1 = the NACK answers a packet a switch trimmed (UEC trim
+  // feedback), 0 = a gap seen by the receiver. Spray policies treat both as
+  // Feedback::kNack; it is the hook NSCC's quick adapt reads.
+  uint8_t trimmed;
+  uint8_t reserved;
 
-  static constexpr Event Of(EventKind k) { return Event{nullptr, 0, 0, 0, 0, 0, k, 0, 0, 0, 0}; }
+  static constexpr Event Of(EventKind k) { return Event{nullptr, 0, 0, 0, 0, 0, k, 0, 0, 0, 0, 0}; }
   static constexpr Event TxDone(uint32_t bytes) {
-    return Event{nullptr, bytes, 0, 0, 0, 0, EventKind::kTxDone, 0, 0, 0, 0};
+    return Event{nullptr, bytes, 0, 0, 0, 0, EventKind::kTxDone, 0, 0, 0, 0, 0};
   }
   // An ACK up to `seq`, sent on port `ev`, with the sender's next sequence.
   static constexpr Event Ack(uint32_t seq, uint32_t snd_nxt, bool ecn, uint16_t ev) {
-    return Event{nullptr, 0, seq, snd_nxt, 0, ev, EventKind::kAck, static_cast<uint8_t>(ecn), 0, 0, 0};
+    return Event{nullptr, 0, seq, snd_nxt, 0, ev, EventKind::kAck, static_cast<uint8_t>(ecn), 0, 0, 0, 0};
   }
-  static constexpr Event Nack(uint16_t ev) {
-    return Event{nullptr, 0, 0, 0, 0, ev, EventKind::kNack, 0, 0, 0, 0};
+  // A NACK for a packet sent on port `ev`; `trimmed`: it answers a trim.
+  static constexpr Event Nack(uint16_t ev, bool trimmed = false) {
+    return Event{nullptr, 0, 0, 0, 0, ev, EventKind::kNack, 0, 0, 0, static_cast<uint8_t>(trimmed), 0};
   }
   static constexpr Event Cnp() { return Of(EventKind::kCnp); }
   static constexpr Event Timer() { return Of(EventKind::kTimer); }
   static constexpr Event RxData(bool ce) {
-    return Event{nullptr, 0, 0, 0, 0, 0, EventKind::kRxData, static_cast<uint8_t>(ce), 0, 0, 0};
+    return Event{nullptr, 0, 0, 0, 0, 0, EventKind::kRxData, static_cast<uint8_t>(ce), 0, 0, 0, 0};
   }
   static constexpr Event Timeout(uint16_t ev) {
-    return Event{nullptr, 0, 0, 0, 0, ev, EventKind::kTimeout, 0, 0, 0, 0};
+    return Event{nullptr, 0, 0, 0, 0, ev, EventKind::kTimeout, 0, 0, 0, 0, 0};
   }
 };
 
