@@ -124,18 +124,17 @@ Target(const nicc::ParamTable<P>& /*table*/, const Tuple& targets)
     return std::get<P*>(targets);
 }
 
-// Congestion controls the NIC model implements: all but NSCC (hpcc-pint
-// gets its codes from the switches' PINT stamping, NiccSwitchNode). NSCC
-// needs per-ACK RTT samples, acked bytes and NACK/trim feedback the NIC
-// does not deliver yet (docs/nscc.md), so it is refused rather than run
-// without its signals.
+// Congestion controls the NIC model implements: every kCcKinds entry
+// (hpcc-pint gets its codes from the switches' PINT stamping,
+// NiccSwitchNode; nscc its RTT samples, acked bytes, ECN echoes and
+// NACK/trim events from NiccQpSender and NiccNic::OnAck, docs/nscc.md).
 bool
 NicSupports(nicc::hal::CcKind cc)
 {
-    return cc != nicc::hal::CcKind::kNscc;
+    return static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount;
 }
 
-// "none, dcqcn, hpcc": the kCcKinds the NIC implements.
+// "none, dcqcn, hpcc, ...": the kCcKinds the NIC implements.
 std::string
 SupportedCcList()
 {
@@ -310,11 +309,6 @@ NiccNicConfig::Compile(uint32_t lineMbps,
     };
     using nicc::hal::CcKind;
     const int32_t ccIndex = nicc::host::FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
-    if (ccIndex >= 0 && nicc::hal::kCcKinds[ccIndex].code == static_cast<uint32_t>(CcKind::kNscc))
-    {
-        return fail("CongestionControl: 'nscc' is not hosted by the ns-3 NIC yet (engine, C ABI "
-                    "and vectors only; docs/nscc.md); use one of " + SupportedCcList());
-    }
     if (ccIndex < 0 || !NicSupports(static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code)))
     {
         return fail("CongestionControl: '" + ccName + "' is not one of " + SupportedCcList());

@@ -13,6 +13,8 @@
 
 #include "nicc/hal/clock.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -131,6 +133,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc;
     m_pintOn = m_cfg.cc == nicc::hal::CcKind::kHpccPint;
     m_cnpOnAck = m_config.cnpOnAck && m_cfg.cc == nicc::hal::CcKind::kDcqcn;
+    m_nsccOn = m_cfg.cc == nicc::hal::CcKind::kNscc;
     m_dev = dev;
     m_drv = std::make_unique<Driver>();
     const nicc::Status st = m_drv->Init(&m_cfg, this);
@@ -249,12 +252,26 @@ void
 NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
 {
     nicc::hal::Event e;
+    const uint32_t qpn = h.GetQpn();
+    const uint64_t ackedBefore = qpn < m_sender.GetNQps() ? m_sender.AckedBytes(qpn) : 0;
     if (!m_sender.OnAck(h, nack, &e))
     {
         return;
     }
-    const uint32_t qpn = h.GetQpn();
-    (void)m_drv->Deliver(m_sender.Qp(qpn).drvFlow, e, NicNow());
+    const nicc::hal::FlowId f = m_sender.Qp(qpn).drvFlow;
+    if (nack && m_nsccOn && m_sender.AckedBytes(qpn) > ackedBefore)
+    {
+        // NSCC counts delivered bytes (quick adapt cuts W to them): the
+        // cumulative part of a NACK is an ACK without RTT sample or mark.
+        nicc::hal::Event a = nicc::hal::Event::Ack(static_cast<uint32_t>(m_sender.AckedBytes(qpn)),
+                                                   e.snd_nxt,
+                                                   false,
+                                                   e.ev);
+        a.bytes = static_cast<uint32_t>(
+            std::min<uint64_t>(m_sender.AckedBytes(qpn) - ackedBefore, UINT32_MAX));
+        (void)m_drv->Deliver(f, a, NicNow());
+    }
+    (void)m_drv->Deliver(f, e, NicNow());
     if (m_cnpOnAck && (h.GetOpFlags() & NiccNicConfig::OP_ECN_ECHO) != 0)
     {
         DeliverCnp(qpn); // the ACK's CE echo is the CNP (CnpOnAck)
@@ -409,6 +426,27 @@ NiccNic::OnData(Ptr<Packet> p)
 // ---------------------------------------------------------------------------
 
 void
+NiccNic::ChangeEv(uint32_t qpn, uint16_t ev)
+{
+    // NSCC's change_ev (ECN at low delay: the path is congested, not the
+    // flow). The driver has already handed the spray policy kEcn for that
+    // EV (every marked ACK is spray feedback): bitmap/DLB/PLB weigh it and
+    // REPS does not recycle it. ECMP has one EV that feedback never moves:
+    // the NIC moves the flow itself, to another per-QP salt (another UDP
+    // source port, so another ECMP path where the fabric has one). A mark
+    // from before the move names the old port (its EV no longer matches
+    // the one in use) and moves nothing.
+    ++m_evChangeActions;
+    NiccQpSender::TxQp& qp = m_sender.Qp(qpn);
+    if (m_cfg.spray.policy != nicc::spray::Policy::kEcmp || ev != qp.lastEv)
+    {
+        return;
+    }
+    m_sender.Resalt(qpn);
+    ++m_evMoves;
+}
+
+void
 NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
 {
     if (a.Has(nicc::kActSendCnp) && !m_cnpOnAck)
@@ -435,6 +473,10 @@ NiccNic::Apply(nicc::hal::FlowId flow, const nicc::Action& a)
     if (a.Has(nicc::kActUseEv))
     {
         qp.forcedEv = a.ev;
+    }
+    if (a.Has(nicc::kActChangeEv))
+    {
+        ChangeEv(owner, a.ev);
     }
     if (a.Has(nicc::kActCancelTimer))
     {

@@ -150,6 +150,12 @@ class NiccNic : public Object
     uint64_t GetCnpsSent() const { return m_receiver.GetCnpsSent(); }
     uint64_t GetCnpsReceived() const { return m_cnpsReceived; }
     uint64_t GetTimeouts() const { return m_sender.GetTimeouts(); }
+    /// Sender: NSCC change_ev actions (ECN at low delay) the engine asked for.
+    uint64_t GetEvChangeActions() const { return m_evChangeActions; }
+    /// Sender: change_ev actions that moved a QP to another source port
+    /// (spray=ecmp: the NIC's own EV choice; other policies move through
+    /// the spray feedback the driver gives).
+    uint64_t GetEvMoves() const { return m_evMoves; }
     /// Sender QPs the driver's flow table refused at their start (each
     /// waits for a free slot, FIFO with refused receiver flows, and its FCT
     /// includes the wait).
@@ -182,6 +188,8 @@ class NiccNic : public Object
     void OnData(Ptr<Packet> p);
     void OnQpTimer(uint32_t qpn);
     void OnQpTimeout(uint32_t qpn, uint16_t ev);
+    /// NSCC change_ev: move QP `qpn` off entropy value `ev` (engine index space).
+    void ChangeEv(uint32_t qpn, uint16_t ev);
     bool OpenTx(uint32_t qpn);
     bool OpenRx(uint32_t idx);
     void ServeWaiting();
@@ -196,6 +204,7 @@ class NiccNic : public Object
     bool m_intOn{false};
     bool m_pintOn{false}; ///< hpcc-pint: data packets carry a PINT code, ACKs echo it
     bool m_cnpOnAck{false}; ///< DCQCN with CnpOnAck: ECN echoes are the CNPs
+    bool m_nsccOn{false};   ///< NSCC: a NACK's cumulative progress is also an ACK event
 
     Ptr<NiccNetDevice> m_dev;
     NiccQpScheduler m_sched;
@@ -204,6 +213,8 @@ class NiccNic : public Object
     uint64_t m_cnpsReceived{0};
     uint64_t m_flowTableFullTx{0};
     uint64_t m_flowTableFullRx{0};
+    uint64_t m_evChangeActions{0};
+    uint64_t m_evMoves{0};
     std::deque<uint32_t> m_waitingTx; ///< refused sender QPs, FIFO
     std::deque<uint32_t> m_waitingRx; ///< refused receiver flows (receiver QP index), FIFO
 

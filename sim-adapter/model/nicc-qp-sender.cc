@@ -84,6 +84,19 @@ NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
     return qpn;
 }
 
+void
+NiccQpSender::Resalt(uint32_t qpn)
+{
+    TxQp& qp = m_tx[qpn];
+    const uint32_t evMask = (1u << m_evBits) - 1u;
+    // Same bit range as AddQp's salt (above the EV index, below bit 14); if
+    // the mix gives the old salt back, its lowest bit flips instead.
+    const uint16_t next = static_cast<uint16_t>(
+        NiccMix64((static_cast<uint64_t>(m_node) << 32) ^ (uint64_t{qp.salt} << 16) ^ qpn ^ 0x5A17u) &
+        0x3FFFu & ~evMask);
+    qp.salt = next != qp.salt ? next : static_cast<uint16_t>((qp.salt ^ (evMask + 1u)) & 0x3FFFu);
+}
+
 uint32_t
 NiccQpSender::Seed(uint32_t qpn) const
 {
@@ -290,11 +303,17 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
     if (nack)
     {
         // A trim NACK names its PSN in `psn`; a gap NACK means `cum` is missing.
+        // Event::bytes = the payload this NACK reports lost (NSCC: W -= bytes
+        // unless it quick-adapts); snd_nxt = one past the highest PSN sent
+        // (the packets in flight now, whatever go-back-N rewound).
         const bool trimmed = h.IsTrimmed();
         m_trimNacksRx += trimmed ? 1 : 0;
         *e = nicc::hal::Event::Nack(ev, trimmed);
+        e->snd_nxt = EngineSeq(qp, qp.sndMax);
         if (m_cfg->recovery == NiccNicConfig::GO_BACK_N)
         {
+            const uint32_t lost = trimmed ? h.GetPsn() : cum;
+            e->bytes = lost < qp.npkts ? Payload(qp, lost) : 0;
             if (cum < qp.sndMax)
             {
                 qp.sndNxt = cum; // a trim NACK rewinds as any NACK does
@@ -305,22 +324,25 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
         {
             // Exactly the trimmed PSN: packets below it may still be on their
             // way (the header overtook them in its high-priority class).
-            MarkRetx(qp, h.GetPsn(), true);
+            const uint32_t psn = h.GetPsn();
+            e->bytes = psn < qp.npkts ? Payload(qp, psn) : 0;
+            MarkRetx(qp, psn, true);
             return true;
         }
-        MarkRetx(qp, cum, false);
+        uint64_t lostBytes = MarkRetx(qp, cum, false) ? Payload(qp, cum) : 0;
         if (h.HasSack())
         {
             // Gap NACK: every hole below the highest arrived PSN; <= 64 steps.
             const uint64_t sack = h.GetSack();
             for (uint32_t i = 0; i < 64 && (sack >> i) != 0; ++i)
             {
-                if (!((sack >> i) & 1u))
+                if (!((sack >> i) & 1u) && MarkRetx(qp, cum + 1 + i, false))
                 {
-                    MarkRetx(qp, cum + 1 + i, false);
+                    lostBytes += Payload(qp, cum + 1 + i);
                 }
             }
         }
+        e->bytes = static_cast<uint32_t>(lostBytes); // <= 65 x 9216
         return true;
     }
     *e = nicc::hal::Event::Ack(EngineSeq(qp, qp.sndUna),
@@ -343,21 +365,22 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
     return true;
 }
 
-void
+bool
 NiccQpSender::MarkRetx(TxQp& qp, uint32_t psn, bool trimmed)
 {
     if (psn < qp.sndUna || psn >= qp.sndMax)
     {
-        return; // acknowledged already, or never sent
+        return false; // acknowledged already, or never sent
     }
     const uint32_t bit = psn % NiccNicConfig::SR_WINDOW;
     const uint64_t mask = uint64_t{1} << (bit % 64);
     if ((qp.retxPending[bit / 64] & mask) || (!trimmed && (qp.retxSent[bit / 64] & mask)))
     {
-        return; // queued already, or resent and maybe still on its way
+        return false; // queued already, or resent and maybe still on its way
     }
     qp.retxPending[bit / 64] |= mask;
     ++qp.retxCount;
+    return true;
 }
 
 uint32_t

@@ -119,6 +119,10 @@ class NiccQpSender : public NiccQpScheduler::Source
     /// NiccQpScheduler::Source: data to send and an open window.
     bool CanSend(uint32_t qpn) const override;
 
+    /// A new per-QP salt (another source port for every engine EV): the
+    /// NIC's own path move for NSCC's change_ev under ECMP. ACKs of packets
+    /// sent before it map to EVs the engine does not use.
+    void Resalt(uint32_t qpn);
     /// The EV the engine asked for with kActUseEv (0 = none), cleared.
     uint16_t TakeForcedEv(uint32_t qpn);
     /// The QP's next DATA packet on entropy value `ev` (engine index space;
@@ -152,8 +156,8 @@ class NiccQpSender : public NiccQpScheduler::Source
 
   private:
     /// Selective repeat: queue `psn` for resending (if in flight; a PSN
-    /// resent since the last timeout only when `trimmed`).
-    void MarkRetx(TxQp& qp, uint32_t psn, bool trimmed);
+    /// resent since the last timeout only when `trimmed`). True when queued now.
+    bool MarkRetx(TxQp& qp, uint32_t psn, bool trimmed);
     /// The lowest PSN queued for resending, removed from the set.
     uint32_t TakeRetx(TxQp& qp);
     /// sndUna moved from `from`: forget the bits of PSNs now acknowledged.
