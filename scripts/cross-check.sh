@@ -91,9 +91,9 @@ report="$out/footprint.txt"
         nm=${cxx%g++}nm
         declare -A sz=()
         while read -r _ hex _ sym; do sz[$sym]=$((16#$hex)); done < <("$nm" -S "$obj" | grep -E ' nicc_(slot|fw)_')
-        printf '  %-6s' "cc"; for pol in ecmp ops bitmap reps plb dlb; do printf ' %9s' "$pol"; done; echo
-        for cc in none dcqcn hpcc; do
-          printf '  %-6s' "$cc"
+        printf '  %-10s' "cc"; for pol in ecmp ops bitmap reps plb dlb; do printf ' %9s' "$pol"; done; echo
+        for cc in none dcqcn hpcc nscc hpcc_spray; do
+          printf '  %-10s' "$cc"
           for pol in ecmp ops bitmap reps plb dlb; do
             printf ' %9s' "${sz[nicc_slot_tx_${cc}_$pol]}/${sz[nicc_fw_tx_${cc}_$pol]}"
           done

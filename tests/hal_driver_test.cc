@@ -261,6 +261,68 @@ TEST(HalDriver, EcnWithLowDelayChangesPathInsteadOfCutting) {
   }
 }
 
+// Sprayed HPCC: the driver gives each ACK's INT stack with its entropy
+// value to hpcc_spray::OnAck. The typed slot (OPS: every EV once a round,
+// so all four paths are heard) and the any-CC slot give the engine's own
+// actions; each slot type refuses the other HPCC kind.
+TEST(HalDriver, HpccSprayAckFeedsThePathOfItsEv) {
+  namespace hs = nicc::hpcc_spray;
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpccSpray, sp::Policy::kOps, 2, false);
+  Recorder a_rec, b_rec;
+  using SprayTx = hal::SenderSlot<hs::State, sp::OpsState>;
+  static_assert(sizeof(hal::SenderSlot<hs::State, sp::RepsState>) == 192, "sprayed HPCC + REPS: 160 + 24 + key");
+  static_assert(sizeof(SprayTx) == 176, "sprayed HPCC + OPS: 160 + 8 + key, 8-aligned");
+  hal::Driver<Recorder, SprayTx, 1, 0> a;
+  hal::Driver<Recorder, AnyTx, 1, 0> b;
+  ASSERT_TRUE(a.Init(&cfg, &a_rec).ok());
+  ASSERT_TRUE(b.Init(&cfg, &b_rec).ok());
+  hal::FlowId fa, fb;
+  ASSERT_TRUE(a.OpenTx(1, 9, &fa, 0).ok());
+  ASSERT_TRUE(b.OpenTx(1, 9, &fb, 0).ok());
+  hs::State ref;
+  hs::Init(cfg.hpcc, &ref, 0);
+  uint32_t set_window = 0;
+  for (uint32_t i = 0; i < 48; ++i) {
+    const nicc::TimeNs now = 2000 + 1000 * i;
+    const uint16_t ev = a.SelectEv(fa, now);
+    ASSERT_EQ(ev, b.SelectEv(fb, now));
+    // Per EV its own path: the EV's low bits pick which of two hops is
+    // queued (40 kB), so paths differ; tx at line rate on every hop.
+    nicc::IntStack st{};
+    st.hop_count = 2;
+    for (uint32_t h = 0; h < 2; ++h)
+      st.hops[h] = nicc::IntHop::Make(3, now - 500 + h * 100, (now * 25 / 2) / 128,
+                                      (ev & 1u) == h ? 40000u / 80 : 0u);
+    hal::Event e = hal::Event::Ack(i * 4096, i * 4096 + 65536, false, ev);
+    e.rtt_ns = 9000;
+    e.int_stack = &st;
+    const nicc::Action want = hs::OnAck(cfg.hpcc, &ref, e.seq, e.snd_nxt, ev, st, now);
+    const size_t before = a_rec.calls.size();
+    ASSERT_TRUE(a.Deliver(fa, e, now).ok());
+    ASSERT_TRUE(b.Deliver(fb, e, now).ok());
+    ASSERT_EQ(a_rec.calls.size(), before + (want.flags != 0 ? 1u : 0u));
+    if (want.flags != 0) {
+      EXPECT_EQ(a_rec.calls.back().action.window_bytes, want.window_bytes);
+      EXPECT_EQ(b_rec.calls.back().action.window_bytes, want.window_bytes);
+      set_window += want.Has(nicc::kActSetWindow) ? 1u : 0u;
+    }
+    ASSERT_EQ(a.WindowBytes(fa), hs::WindowBytes(ref));
+    ASSERT_EQ(b.WindowBytes(fb), hs::WindowBytes(ref));
+    ASSERT_EQ(a.RateKbps(fa), hs::RateKbps(cfg.hpcc, ref));
+  }
+  EXPECT_GT(set_window, 20u) << "each EV comes back every round: its path measures";
+  EXPECT_EQ(ref.path_count, 4u) << "four EVs, four paths kept";
+  EXPECT_LT(a.WindowBytes(fa), 162500u) << "queued paths: U > eta";
+  // A NACK changes no HPCC state; each HPCC slot type serves its kind only.
+  const size_t calls = a_rec.calls.size();
+  ASSERT_TRUE(a.Deliver(fa, hal::Event::Nack(a.SelectEv(fa, 60000)), 60000).ok());
+  EXPECT_EQ(a_rec.calls.size(), calls);
+  hal::DriverConfig hp_cfg = MakeConfig(hal::CcKind::kHpcc, sp::Policy::kOps, 2, false);
+  EXPECT_EQ(a.Init(&hp_cfg, &a_rec).code, nicc::StatusCode::kUnsupported);
+  hal::Driver<Recorder, hal::SenderSlot<nicc::hpcc::State, sp::OpsState>, 1, 0> hp;
+  EXPECT_EQ(hp.Init(&cfg, &a_rec).code, nicc::StatusCode::kUnsupported);
+}
+
 // INT arrives decoded (event.h): the backend decodes the wire bytes once.
 TEST(HalDriver, HpccAckWithDecodedIntSetsWindow) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpcc, sp::Policy::kEcmp, 0, false);

@@ -1,5 +1,5 @@
 // Footprint probe: the bytes of every sender slot composition (CC none /
-// DCQCN / HPCC x each spray policy), of the receiver slot, and of the C
+// DCQCN / HPCC / NSCC / sprayed HPCC x each spray policy), of the receiver slot, and of the C
 // ABI's contexts per configuration, as the sizes of data symbols.
 // scripts/cross-check.sh compiles this unit freestanding for each firmware
 // target and prints the table from the symbol sizes (`nm -S`), so the report
@@ -35,6 +35,8 @@ namespace sp = nicc::spray;
 NICC_TX_ROW_(none, hal::NoCcState, kNone)
 NICC_TX_ROW_(dcqcn, nicc::dcqcn::RpState, kDcqcn)
 NICC_TX_ROW_(hpcc, nicc::hpcc::State, kHpcc)
+NICC_TX_ROW_(nscc, nicc::nscc::State, kNscc)
+NICC_TX_ROW_(hpcc_spray, nicc::hpcc_spray::State, kHpccSpray)
 NICC_SIZE_(nicc_slot_tx_any_any, sizeof(hal::AnySenderSlot))
 NICC_SIZE_(nicc_slot_rx, sizeof(hal::ReceiverSlot))
 NICC_SIZE_(nicc_fw_rx, nicc::fw::RoundUp(sizeof(hal::ReceiverSlot), 8u))

@@ -104,7 +104,8 @@
   C(Dcqcn, DCQCN, 1, "dcqcn", "DCQCN: rate-based, CNP-driven")                   \
   C(Hpcc, HPCC, 2, "hpcc", "HPCC: window-based, INT-driven")                     \
   C(HpccPint, HPCC_PINT, 3, "hpcc-pint", "HPCC with one PINT utilisation code per ACK") \
-  C(Nscc, NSCC, 4, "nscc", "UEC NSCC: window-based, ECN and queueing delay per ACK, quick adapt on NACK/trim")
+  C(Nscc, NSCC, 4, "nscc", "UEC NSCC: window-based, ECN and queueing delay per ACK, quick adapt on NACK/trim") \
+  C(HpccSpray, HPCC_SPRAY, 5, "hpcc-spray", "HPCC for sprayed flows: one INT history per entropy value (up to 4 paths), U = their maximum")
 
 #define NICC_SPRAY_POLICIES(C)                                                            \
   C(Ecmp, ECMP, 0, "ecmp", "one fixed entropy value (the flow's own port)")               \

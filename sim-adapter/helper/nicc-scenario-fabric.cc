@@ -702,7 +702,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->hosts = nHosts;
     r->hostRateGbps = hostBps / 1e9;
     r->flows = nics.GetFlowRecords();
-    const bool intOn = Get("cc") == "hpcc";
+    const bool intOn = Get("cc") == "hpcc" || Get("cc") == "hpcc-spray"; // INT on data and ACKs
     // Each flow's path: switches crossed and summed link delay of a shortest
     // path (BFS over the links; every stock topology is symmetric, so this is
     // 1 / 3 / 5 switches as its shape says), host link rates at both ends

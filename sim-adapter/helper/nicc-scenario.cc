@@ -390,7 +390,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     // Measurements.
     r->simSeconds = Simulator::Now().GetSeconds();
     r->flows = nics.GetFlowRecords();
-    const bool intOn = cc == "hpcc";
+    const bool intOn = cc == "hpcc" || cc == "hpcc-spray"; // INT on data and ACKs
     const uint32_t dataHdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
     const uint32_t ackBytes = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
     for (const auto& f : r->flows)

@@ -252,7 +252,8 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
         .AddAttribute("IntProbeSinglePath",
                       "HPCC with spraying: feed the engine only the INT of ACKs for the "
                       "QP's first entropy value (one path), so consecutive INT records "
-                      "come from the same switches.",
+                      "come from the same switches. Not for hpcc-spray, which keeps a "
+                      "history per entropy value and gets every ACK's INT.",
                       BooleanValue(false),
                       Field<BooleanValue>(of, &NiccNicConfig::intProbeSinglePath),
                       MakeBooleanChecker())

@@ -130,7 +130,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
         *error = msg;
         return false;
     }
-    m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc;
+    m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc || m_cfg.cc == nicc::hal::CcKind::kHpccSpray;
     m_pintOn = m_cfg.cc == nicc::hal::CcKind::kHpccPint;
     m_cnpOnAck = m_config.cnpOnAck && m_cfg.cc == nicc::hal::CcKind::kDcqcn;
     m_nsccOn = m_cfg.cc == nicc::hal::CcKind::kNscc;
@@ -150,6 +150,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
                   &m_sched,
                   NiccQpSender::Traces{&m_retxTrace, &m_timeoutTrace},
                   MakeCallback(&NiccNic::OnQpTimeout, this));
+    m_sender.SetIntPerEntropy(m_cfg.cc == nicc::hal::CcKind::kHpccSpray);
     m_receiver.Init(&m_config, node, dev, NiccQpReceiver::Traces{&m_deliverTrace, &m_outOfOrderTrace});
     dev->SetTxPullCallback(MakeCallback(&NiccNic::Pull, this));
     dev->SetNiccReceiveCallback(MakeCallback(&NiccNic::Receive, this));

@@ -353,7 +353,7 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
     e->rtt_ns = nowNic - h.GetPsn(); // wraps: the echo is the NIC clock
     // The stack is already decoded (the header holds it as records); the
     // event points at it for the duration of the engine call.
-    if (m_intOn && h.HasInt() && (!m_cfg->intProbeSinglePath || ev == qp.intEv))
+    if (m_intOn && h.HasInt() && (m_intPerEv || !m_cfg->intProbeSinglePath || ev == qp.intEv))
     {
         e->int_stack = &h.GetIntStack();
     }

@@ -106,6 +106,10 @@ class NiccQpSender : public NiccQpScheduler::Source
               Traces traces,
               TimeoutCallback onTimeout);
     void Dispose();
+    /// Sprayed HPCC (cc=hpcc-spray): the engine keeps one INT history per
+    /// entropy value, so every ACK's stack goes to it with its EV and
+    /// IntProbeSinglePath does not apply. Off by default.
+    void SetIntPerEntropy(bool on) { m_intPerEv = on; }
 
     /// A new QP with a message of `bytes` to `dst`; not started. Returns its qpn.
     uint32_t AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes);
@@ -178,6 +182,7 @@ class NiccQpSender : public NiccQpScheduler::Source
     uint32_t m_seg{1024}; ///< payload bytes per full packet
     bool m_intOn{false};
     bool m_pintOn{false};
+    bool m_intPerEv{false}; ///< every ACK's INT feeds the engine (hpcc-spray)
     uint32_t m_evBits{0};
     NiccQpScheduler* m_sched{nullptr};
     Traces m_traces{};

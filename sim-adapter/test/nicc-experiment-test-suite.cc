@@ -25,8 +25,17 @@
  *     the HPCC fat-tree preset has the published shape (320 hosts, 20 ToR,
  *     20 agg, 16 core, 32 MB buffers), 1:1 at every tier, and cross-pod
  *     traffic crosses 5 switches with ECMP width 4 at ToR and aggregation.
+ *   - sprayed HPCC (cc=hpcc-spray, REPS over 4 EVs, every ACK's INT to the
+ *     engine) on the permutation's leaf-spine, seed 1, runs 1-3, against
+ *     HPCC on ECMP and HPCC + REPS hearing one EV (int_single_path): its p99
+ *     switch queue two packets (2116-2232 B) against ECMP HPCC's one
+ *     (1058-1066 B), 2.03x over the runs, asserted <= 2.5x; 0.05 of
+ *     single-path HPCC + REPS's over the runs (25-56 KB), asserted < 0.25;
+ *     its throughput is below both (0.45-0.48 against 0.53-0.58 and
+ *     0.60-0.67), asserted only >= 0.40 (docs/hpcc.md, "Sprayed HPCC in the
+ *     HAL, the C ABI and ns-3", says why).
  * Throughput = permutation goodput from warmup_us to the end over the ideal
- * goodput (line rate less header and ACK bytes). ~18 s in total.
+ * goodput (line rate less header and ACK bytes). ~13 s in total.
  *
  *   ./nicc-sim-test-runner --suite=nicc-experiment --verbose
  */
@@ -104,6 +113,69 @@ class PermutationEcmpVsSprayTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(ecmpSum / runs, bound, 0.10, "ECMP mean throughput vs 1 - 1/e");
         NS_TEST_EXPECT_MSG_GT(opsSum / runs, 0.90, "OPS mean throughput");
         NS_TEST_EXPECT_MSG_GT(repsSum / runs, ecmpSum / runs + 0.20, "REPS mean vs ECMP mean");
+    }
+};
+
+/// Sprayed HPCC against single-path HPCC on the permutation fabric (see the
+/// banner for the measured figures).
+class SprayedHpccPermutationTest : public TestCase
+{
+  public:
+    SprayedHpccPermutationTest()
+        : TestCase("permutation, REPS over 4 EVs: hpcc-spray's p99 queue near ECMP HPCC's (<= 2.5x), "
+                   "under 0.25 of single-path HPCC + REPS's; seed 1, RngRun 1-3")
+    {
+    }
+
+  private:
+    struct Figures
+    {
+        double throughput;
+        double q99;
+        uint64_t drops;
+    };
+
+    static Figures Run(const std::string& cc, const std::string& spray, uint32_t run, std::string* err)
+    {
+        NiccScenarioResult r;
+        const bool ok = RunWith("leaf-spine",
+                                {"leaves=2", "spines=8", "hosts_per_leaf=8", "poisson_load=0",
+                                 "permutation_bytes=100000000", "stop_ms=0.4", "warmup_us=100", "cc=" + cc,
+                                 "spray=" + spray, "spray.ev_bits=2", "seed=1", "run=" + std::to_string(run)},
+                                &r,
+                                err);
+        return ok ? Figures{r.permutationThroughput, static_cast<double>(r.QueuePercentile(0.99)), r.drops}
+                  : Figures{-1.0, -1.0, 0};
+    }
+
+    void DoRun() override
+    {
+        std::string err;
+        const uint32_t runs = 3;
+        double ecmpQ = 0;
+        double singleQ = 0;
+        double sprayQ = 0;
+        for (uint32_t run = 1; run <= runs; ++run)
+        {
+            const Figures ecmp = Run("hpcc", "ecmp", run, &err);
+            const Figures single = Run("hpcc", "reps", run, &err); // int_single_path: the scenario's default
+            const Figures spray = Run("hpcc-spray", "reps", run, &err);
+            NS_TEST_ASSERT_MSG_EQ(err.empty(), true, err);
+            NS_TEST_EXPECT_MSG_GT(ecmp.q99, 0.0, "ECMP HPCC: some queue, run " << run);
+            NS_TEST_EXPECT_MSG_GT(spray.throughput, 0.40, "hpcc-spray throughput floor, run " << run);
+            NS_TEST_EXPECT_MSG_LT(spray.throughput, 1.01, "no faster than the line rate, run " << run);
+            NS_TEST_EXPECT_MSG_EQ(spray.drops, 0u, "lossless, run " << run);
+            ecmpQ += ecmp.q99;
+            singleQ += single.q99;
+            sprayQ += spray.q99;
+        }
+        // Two packets against one: measured 2.03x over the runs (1.98, 2.09,
+        // 2.00), so the aim of 2x is asserted with a quarter's margin.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(sprayQ, 2.5 * ecmpQ, "hpcc-spray p99 queue vs ECMP HPCC's, mean of the runs");
+        // Single-path HPCC + REPS hears one of its four paths: its queue
+        // depends on where the others land (3-56 KB over permutations seen),
+        // so the mean is compared (measured 0.05).
+        NS_TEST_EXPECT_MSG_LT(sprayQ, 0.25 * singleQ, "hpcc-spray p99 queue vs single-path HPCC + REPS, mean");
     }
 };
 
@@ -474,6 +546,7 @@ class NiccExperimentTestSuite : public TestSuite
         AddTestCase(new CdfTest, TestCase::QUICK);
         AddTestCase(new RngRunTest, TestCase::QUICK);
         AddTestCase(new PermutationEcmpVsSprayTest, TestCase::QUICK);
+        AddTestCase(new SprayedHpccPermutationTest, TestCase::QUICK);
         AddTestCase(new SprayLossRecoveryTest, TestCase::QUICK);
         AddTestCase(new FatTreeHpccVsDcqcnTest, TestCase::QUICK);
         AddTestCase(new MultiRailCollectiveTest, TestCase::QUICK);

@@ -42,11 +42,14 @@ bool ProfileLines(const VectorFile& v, std::ostringstream& o, std::string* group
     o << "  p->cc = NICC_FW_CC_DCQCN;\n";
     SetAll(o, "dcqcn", dq::kParamTable, dq::Params::Of(static_cast<dq::Profile>(profile), rate));
     *group = "dcqcn";
-  } else if (v.algo == "hpcc" || v.algo == "hpcc-pint") {
+  } else if (v.algo == "hpcc" || v.algo == "hpcc-pint" || v.algo == "hpcc-spray") {
+    // Sprayed HPCC runs on HPCC's parameters (docs/hpcc.md).
     namespace hp = nicc::hpcc;
     const int32_t profile = nicc::FindProfile(hp::kParamTable, v.profile.c_str());
     if (profile < 0) return (*why = "unknown hpcc profile " + v.profile), false;
-    o << "  p->cc = " << (v.algo == "hpcc" ? "NICC_FW_CC_HPCC" : "NICC_FW_CC_HPCC_PINT") << ";\n";
+    o << "  p->cc = "
+      << (v.algo == "hpcc" ? "NICC_FW_CC_HPCC" : v.algo == "hpcc-pint" ? "NICC_FW_CC_HPCC_PINT" : "NICC_FW_CC_HPCC_SPRAY")
+      << ";\n";
     SetAll(o, "hpcc", hp::kParamTable, hp::Params::Of(static_cast<hp::Profile>(profile)));
     *group = "hpcc";
   } else if (v.algo == "spray") {
@@ -126,7 +129,7 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
     };
     std::string int_ref = "0";
     size_t int_len = 0;
-    if ((v.algo == "hpcc") && e.kind == "ack") {
+    if ((v.algo == "hpcc" || v.algo == "hpcc-spray") && e.kind == "ack") {
       uint8_t buf[64];
       auto raw = e.args.find("raw");
       if (raw != e.args.end()) {
@@ -167,6 +170,7 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
       seq = arg("seq");
       nxt = arg("nxt");
       if (v.algo == "hpcc-pint") pint = arg("u"), has_pint = 1;
+      if (v.algo == "hpcc-spray") evp = arg("ev");  // the path the stack feeds
     } else if (e.kind == "select") {
       op = "NICC_FW_VEC_OP_SELECT";
     } else if (e.kind == "feedback") {

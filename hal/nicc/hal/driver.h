@@ -1,6 +1,7 @@
 // nicc/hal/driver.h — the generic driver every backend runs: a sender and a
 // receiver flow table of fixed capacity, and the dispatch of events to the
-// configured congestion control (none, DCQCN, HPCC, HPCC-PINT, NSCC), spray policy
+// configured congestion control (none, DCQCN, HPCC, HPCC-PINT, NSCC,
+// sprayed HPCC), spray policy
 // and ECN path rule.
 //
 // The backend is a compile-time parameter (a facade, as in Pigweed): the
@@ -11,7 +12,8 @@
 //
 // A sender slot is composed from the algorithms a user configures: its CC's
 // state and its spray policy's state (SenderSlot<Cc, Spray>), so a DCQCN +
-// ECMP flow costs 48 B and an HPCC + REPS flow 96 B; AnySenderSlot holds any
+// ECMP flow costs 48 B, an HPCC + REPS flow 96 B and a sprayed-HPCC + REPS
+// flow 192 B; AnySenderSlot holds any
 // CC and policy chosen at run time. A receiver slot (DCQCN's notification
 // point and the key) costs 12 B. The tables are separate, each with its own
 // capacity.
@@ -44,6 +46,7 @@
 #include "nicc/ecn_path.h"
 #include "nicc/hal/event.h"
 #include "nicc/hpcc.h"
+#include "nicc/hpcc_spray.h"
 #include "nicc/int_codec.h"
 #include "nicc/nscc.h"
 #include "nicc/spray.h"
@@ -115,7 +118,7 @@ struct DriverConfig {
   CcKind cc;
   uint32_t line_rate_kbps;  // DriverParams::line_rate_mbps: the rate of a flow without CC
   dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
-  hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint
+  hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint / kHpccSpray
   nscc::Config nscc;        // used when cc == kNscc
   spray::Config spray;      // path selection for every flow
   ecn_path::Rule ecn_rule;  // NSCC rule: ECN with low delay changes path
@@ -175,6 +178,7 @@ union AnyCcState {
   dcqcn::RpState dcqcn;
   hpcc::State hpcc;
   nscc::State nscc;
+  hpcc_spray::State hpcc_spray;
 };
 
 // What a sender slot's CC state can do: one specialisation per state type.
@@ -276,6 +280,34 @@ struct CcOps<nscc::State> {
   static uint32_t WindowBytes(const DriverConfig&, const nscc::State& s) { return nscc::WindowBytes(s); }
 };
 
+// Sprayed HPCC: every ACK's INT stack with the entropy value it came back
+// on (Event::ev) feeds that path's history (hpcc_spray.h); HPCC's
+// parameters and compiled config. No CNPs, no NACK reaction (as HPCC).
+template <>
+struct CcOps<hpcc_spray::State> {
+  static constexpr bool kReactsToMarks = false;
+  static constexpr bool Serves(CcKind k) { return k == CcKind::kHpccSpray; }
+  static void Init(const DriverConfig& cfg, hpcc_spray::State* s, uint32_t start_seq) {
+    hpcc_spray::Init(cfg.hpcc, s, start_seq);
+  }
+  static Action OnTx(const DriverConfig&, hpcc_spray::State*, uint32_t, TimeNs) { return Action::None(); }
+  // The INT stack arrives decoded (event.h): no decode here.
+  static Status OnAck(const DriverConfig& cfg, hpcc_spray::State* s, const Event& e, TimeNs now_ns, Action* a) {
+    if (e.int_stack != nullptr) *a = hpcc_spray::OnAck(cfg.hpcc, s, e.seq, e.snd_nxt, e.ev, *e.int_stack, now_ns);
+    return Status::Ok();
+  }
+  static Action OnNack(const DriverConfig&, hpcc_spray::State*, const Event&, TimeNs) { return Action::None(); }
+  static bool TakesCnp(const DriverConfig&) { return false; }
+  static Action OnCnp(const DriverConfig&, hpcc_spray::State*, TimeNs) { return Action::None(); }
+  static Action OnTimer(const DriverConfig&, hpcc_spray::State*, TimeNs) { return Action::None(); }
+  static uint32_t RateKbps(const DriverConfig& cfg, const hpcc_spray::State& s) {
+    return hpcc_spray::RateKbps(cfg.hpcc, s);
+  }
+  static uint32_t WindowBytes(const DriverConfig&, const hpcc_spray::State& s) {
+    return hpcc_spray::WindowBytes(s);
+  }
+};
+
 // Run-time choice: switches on cfg.cc. Also the C ABI's view of a CC area
 // sized for the configured CC only (ports/firmware): a member is touched
 // only when cfg.cc selects it.
@@ -289,6 +321,7 @@ struct CcOps<AnyCcState> {
       case CcKind::kHpcc:
       case CcKind::kHpccPint: CcOps<hpcc::State>::Init(cfg, &s->hpcc, start_seq); return;
       case CcKind::kNscc: CcOps<nscc::State>::Init(cfg, &s->nscc, start_seq); return;
+      case CcKind::kHpccSpray: CcOps<hpcc_spray::State>::Init(cfg, &s->hpcc_spray, start_seq); return;
       case CcKind::kNone: CcOps<NoCcState>::Init(cfg, &s->none, start_seq); return;
     }
   }
@@ -300,6 +333,7 @@ struct CcOps<AnyCcState> {
     if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint)
       return CcOps<hpcc::State>::OnAck(cfg, &s->hpcc, e, now_ns, a);
     if (cfg.cc == CcKind::kNscc) return CcOps<nscc::State>::OnAck(cfg, &s->nscc, e, now_ns, a);
+    if (cfg.cc == CcKind::kHpccSpray) return CcOps<hpcc_spray::State>::OnAck(cfg, &s->hpcc_spray, e, now_ns, a);
     return Status::Ok();
   }
   static Action OnNack(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns) {
@@ -318,6 +352,7 @@ struct CcOps<AnyCcState> {
       case CcKind::kHpcc:
       case CcKind::kHpccPint: return CcOps<hpcc::State>::RateKbps(cfg, s.hpcc);
       case CcKind::kNscc: return CcOps<nscc::State>::RateKbps(cfg, s.nscc);
+      case CcKind::kHpccSpray: return CcOps<hpcc_spray::State>::RateKbps(cfg, s.hpcc_spray);
       case CcKind::kNone: break;
     }
     return CcOps<NoCcState>::RateKbps(cfg, s.none);
@@ -325,6 +360,7 @@ struct CcOps<AnyCcState> {
   static uint32_t WindowBytes(const DriverConfig& cfg, const AnyCcState& s) {
     if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint) return hpcc::WindowBytes(s.hpcc);
     if (cfg.cc == CcKind::kNscc) return nscc::WindowBytes(s.nscc);
+    if (cfg.cc == CcKind::kHpccSpray) return hpcc_spray::WindowBytes(s.hpcc_spray);
     return 0;
   }
 };
@@ -345,6 +381,7 @@ struct SenderRef {
 //   SenderSlot<dcqcn::RpState, spray::EcmpState>   48 B
 //   SenderSlot<hpcc::State, spray::RepsState>      96 B
 //   SenderSlot<nscc::State, spray::RepsState>      80 B
+//   SenderSlot<hpcc_spray::State, spray::RepsState> 192 B
 //   SenderSlot<AnyCcState, spray::SprayState>      any CC, any policy
 template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
 struct SenderSlot {
@@ -388,8 +425,21 @@ static_assert(sizeof(SenderSlot<nscc::State, spray::EcmpState>) <= 64, "NSCC + E
 static_assert(SenderFitsBudget<NoCcState>() && SenderFitsBudget<dcqcn::RpState>() &&
                   SenderFitsBudget<hpcc::State>() && SenderFitsBudget<nscc::State>(),
               "senders: <= 112 B without DLB, <= 128 B with");
+// Sprayed HPCC carries four paths' INT histories (160 B), so its own
+// budget: 192 B with REPS (the policy it is meant for: 160 + 24 + key), and
+// with ECMP, OPS, PLB; the bitmap's 40 B make 208, DLB's 54 B 224.
+static_assert(sizeof(SenderSlot<hpcc_spray::State, spray::RepsState>) <= 192,
+              "sprayed-HPCC + REPS sender: <= 192 B");
+static_assert(sizeof(SenderSlot<hpcc_spray::State, spray::EcmpState>) <= 192 &&
+                  sizeof(SenderSlot<hpcc_spray::State, spray::OpsState>) <= 192 &&
+                  sizeof(SenderSlot<hpcc_spray::State, spray::PlbState>) <= 192 &&
+                  sizeof(SenderSlot<hpcc_spray::State, spray::BitmapState>) <= 208 &&
+                  sizeof(SenderSlot<hpcc_spray::State, spray::DlbState>) <= 224,
+              "sprayed-HPCC senders: <= 192 B, bitmap 208 B, DLB 224 B");
 static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sender: <= 16 B");
-static_assert(sizeof(AnySenderSlot) <= 136, "any-CC, any-policy sender: <= 136 B");
+// The largest CC state (sprayed HPCC, 160 B) + the largest policy state
+// (DLB, 56 B in the union) + ECN path state + key.
+static_assert(sizeof(AnySenderSlot) <= 232, "any-CC, any-policy sender: <= 232 B");
 
 // A receiver slot: DCQCN's notification point (CNP pacing) and the key.
 struct ReceiverSlot {

@@ -27,6 +27,7 @@ constexpr uint32_t CcBytes(hal::CcKind cc) {
   return cc == hal::CcKind::kDcqcn                                    ? sizeof(nicc::dcqcn::RpState)
          : cc == hal::CcKind::kHpcc || cc == hal::CcKind::kHpccPint ? sizeof(nicc::hpcc::State)
          : cc == hal::CcKind::kNscc                                   ? sizeof(nicc::nscc::State)
+         : cc == hal::CcKind::kHpccSpray                              ? sizeof(nicc::hpcc_spray::State)
                                                                        : 0u;
 }
 
@@ -42,36 +43,48 @@ constexpr uint32_t SprayBytes(nicc::spray::Policy p) {
 
 // CC area, spray area, ECN path state when the CC takes marks, key; 8-byte
 // multiple so that contexts placed back to back stay aligned.
+constexpr uint32_t PathOff(hal::CcKind cc, nicc::spray::Policy policy) {
+  return cc == hal::CcKind::kDcqcn ? RoundUp(RoundUp(CcBytes(cc), 8u) + SprayBytes(policy), 4u) : 0u;
+}
+constexpr uint32_t KeyOff(hal::CcKind cc, nicc::spray::Policy policy) {
+  return PathOff(cc, policy) != 0 ? PathOff(cc, policy) + sizeof(nicc::ecn_path::State)
+                                  : RoundUp(RoundUp(CcBytes(cc), 8u) + SprayBytes(policy), 4u);
+}
+// The context's size, before the narrowing into a Layout (AllFit checks it).
+constexpr uint32_t ContextBytes(hal::CcKind cc, nicc::spray::Policy policy) {
+  return RoundUp(KeyOff(cc, policy) + 4u, 8u);
+}
 constexpr Layout MakeLayout(hal::CcKind cc, nicc::spray::Policy policy) {
-  const uint32_t spray_off = RoundUp(CcBytes(cc), 8u);
-  uint32_t off = RoundUp(spray_off + SprayBytes(policy), 4u);
-  uint32_t path_off = 0;
-  if (cc == hal::CcKind::kDcqcn) {
-    path_off = off;
-    off += sizeof(nicc::ecn_path::State);
-  }
-  const uint32_t key_off = off;
-  return Layout{static_cast<uint8_t>(spray_off), static_cast<uint8_t>(path_off),
-                static_cast<uint8_t>(key_off),
-                static_cast<uint8_t>(RoundUp(key_off + 4u, 8u))};
+  return Layout{static_cast<uint8_t>(RoundUp(CcBytes(cc), 8u)), static_cast<uint8_t>(PathOff(cc, policy)),
+                static_cast<uint8_t>(KeyOff(cc, policy)), static_cast<uint8_t>(ContextBytes(cc, policy))};
 }
 
-// Every composition fits NICC_FW_FLOW_BYTES; without DLB, 112 B.
+// Every composition fits NICC_FW_FLOW_BYTES (a Layout's uint8_t fields
+// too); without DLB, 112 B, except sprayed HPCC (its four INT histories):
+// 192 B, 208 with the bitmap.
 constexpr bool AllFit() {
   for (uint32_t c = 0; c < hal::kCcKindCount; ++c) {
     for (uint32_t p = 0; p < nicc::spray::kPolicyCount; ++p) {
       const auto policy = static_cast<nicc::spray::Policy>(p);
-      const uint32_t bytes = MakeLayout(static_cast<hal::CcKind>(c), policy).bytes;
-      if (bytes > NICC_FW_FLOW_BYTES) return false;
-      if (policy != nicc::spray::Policy::kDlb && bytes > 112u) return false;
+      const auto cc = static_cast<hal::CcKind>(c);
+      const uint32_t bytes = ContextBytes(cc, policy);
+      if (bytes > NICC_FW_FLOW_BYTES || bytes > 255u) return false;
+      const uint32_t cap = cc != hal::CcKind::kHpccSpray           ? 112u
+                           : policy == nicc::spray::Policy::kBitmap ? 208u
+                                                                    : 192u;
+      if (policy != nicc::spray::Policy::kDlb && bytes > cap) return false;
     }
   }
   return true;
 }
-static_assert(AllFit(), "sender contexts: <= NICC_FW_FLOW_BYTES; <= 112 B without DLB");
+static_assert(AllFit(), "sender contexts: <= NICC_FW_FLOW_BYTES; <= 112 B without DLB (sprayed HPCC: 192, bitmap 208)");
 static_assert(MakeLayout(hal::CcKind::kDcqcn, nicc::spray::Policy::kEcmp).bytes <= 48, "DCQCN + ECMP: 48 B");
 static_assert(MakeLayout(hal::CcKind::kHpcc, nicc::spray::Policy::kReps).bytes <= 112, "HPCC + REPS: 112 B");
 static_assert(MakeLayout(hal::CcKind::kNscc, nicc::spray::Policy::kReps).bytes <= 80, "NSCC + REPS: 80 B");
+static_assert(MakeLayout(hal::CcKind::kHpccSpray, nicc::spray::Policy::kReps).bytes <= 192,
+              "sprayed HPCC + REPS: 192 B");
+static_assert(ContextBytes(hal::CcKind::kHpccSpray, nicc::spray::Policy::kDlb) == NICC_FW_FLOW_BYTES,
+              "NICC_FW_FLOW_BYTES is the largest context (sprayed HPCC + DLB), no more");
 
 }  // namespace fw
 }  // namespace nicc

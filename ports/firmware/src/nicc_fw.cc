@@ -230,10 +230,12 @@ int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_f
   }
   const hal::DriverConfig& c = Cfg(cfg);
   hal::Event e = ToEvent(ev);
-  // Firmware receives INT as wire bytes: decoded here, once, for HPCC; a
-  // malformed stack is refused with the codec's status and changes nothing.
+  // Firmware receives INT as wire bytes: decoded here, once, for HPCC and
+  // sprayed HPCC; a malformed stack is refused with the codec's status and
+  // changes nothing.
   nicc::IntStack stack;
-  if (ev->kind == NICC_FW_EV_ACK && ev->int_stack != nullptr && c.cc == hal::CcKind::kHpcc) {
+  if (ev->kind == NICC_FW_EV_ACK && ev->int_stack != nullptr &&
+      (c.cc == hal::CcKind::kHpcc || c.cc == hal::CcKind::kHpccSpray)) {
     const nicc::Status ds = nicc::DecodeIntStack(ev->int_stack, ev->int_len, &stack);
     if (!ds.ok()) {
       *out = nicc_fw_action{0, 0, 0, 0, 0, 0};

@@ -163,7 +163,8 @@ TEST(FwAbi, ContextBytesPerConfiguration) {
       const size_t n = nicc_fw_flow_bytes(&cfg);
       EXPECT_EQ(n % 8, 0u);
       EXPECT_LE(n, static_cast<size_t>(NICC_FW_FLOW_BYTES));
-      if (policy != NICC_FW_SPRAY_DLB && n > largest_without_dlb) largest_without_dlb = n;
+      if (policy != NICC_FW_SPRAY_DLB && cc != NICC_FW_CC_HPCC_SPRAY && n > largest_without_dlb)
+        largest_without_dlb = n;
       if (n > largest) largest = n;
       EXPECT_LE(nicc_fw_rx_flow_bytes(&cfg), static_cast<size_t>(NICC_FW_RX_FLOW_BYTES));
       if (cc == NICC_FW_CC_DCQCN && policy == NICC_FW_SPRAY_ECMP) {
@@ -174,6 +175,17 @@ TEST(FwAbi, ContextBytesPerConfiguration) {
       }
       if (cc == NICC_FW_CC_NSCC && policy == NICC_FW_SPRAY_REPS) {
         EXPECT_LE(n, 80u);
+      }
+      // Sprayed HPCC: 160 B of state (four paths' INT histories) + the
+      // policy's + the key, 8-byte rounded.
+      if (cc == NICC_FW_CC_HPCC_SPRAY) {
+        const size_t want = policy == NICC_FW_SPRAY_ECMP     ? 168u
+                            : policy == NICC_FW_SPRAY_OPS    ? 176u
+                            : policy == NICC_FW_SPRAY_BITMAP ? 208u
+                            : policy == NICC_FW_SPRAY_REPS   ? 192u
+                            : policy == NICC_FW_SPRAY_PLB    ? 184u
+                                                             : 224u;
+        EXPECT_EQ(n, want) << "policy " << policy;
       }
     }
   }
@@ -228,6 +240,90 @@ TEST(FwAbi, NsccEvents) {
   ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &nack, 30000, &a), NICC_FW_OK);  // period over: adapt
   EXPECT_EQ(a.flags, NICC_FW_ACT_SET_WINDOW | NICC_FW_ACT_SET_RATE);
   EXPECT_EQ(a.window_bytes, 4160u);  // 4096 B delivered in the period, below the one-MTU floor
+}
+
+// Sprayed HPCC through the C ABI: ACKs alternate between two entropy values
+// whose INT stacks (wire bytes, decoded inside nicc_fw_on_event) describe
+// two 3-hop paths; EV 11's is idle (half the line rate, no queue), EV 12's
+// hop 2 is loaded (line rate, 40 kB queue). The window follows the loaded
+// path (U = max over paths), where the same ACKs of EV 11 alone leave it at
+// the line-rate BDP, as single-path HPCC listening to EV 11 only would. A
+// malformed stack is refused and changes nothing.
+struct SprayRun {
+  uint32_t window_bytes;
+  uint32_t measurements;  // actions that set the window
+};
+
+SprayRun RunSprayedHpcc(bool with_loaded_path) {
+  nicc_fw_params p = Defaults();
+  p.cc = NICC_FW_CC_HPCC_SPRAY;
+  p.spray.policy = NICC_FW_SPRAY_REPS;
+  p.spray.ev_bits = 2;
+  nicc_fw_config cfg;
+  EXPECT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+  EXPECT_EQ(nicc_fw_flow_bytes(&cfg), 192u);
+  nicc_fw_flow flow;
+  nicc_fw_flow_init(&cfg, &flow, 1, 1, 1000);
+  EXPECT_EQ(nicc_fw_window_bytes(&cfg, &flow), 162500u);  // 100 Gb/s x 13 us
+  SprayRun r{0, 0};
+  for (uint32_t k = 0; k < 60; ++k) {
+    const uint16_t ev = k % 2 == 0 ? 11 : 12;
+    if (ev == 12 && !with_loaded_path) continue;
+    const uint32_t round = k / 2 + 1;     // each path hears an ACK every 2 us
+    const uint32_t t_ns = 13000 + 1000 * k;
+    nicc::IntStack st{};
+    st.hop_count = 3;
+    for (uint32_t h = 0; h < 3; ++h) {
+      const bool loaded = ev == 12 && h == 2;
+      const uint64_t tx_bytes = uint64_t{round} * 2000u * (loaded ? 25u : 12u) / 2u;  // 12.5 or 6 B/ns
+      st.hops[h] = nicc::IntHop::Make(3, t_ns - 2000 + 500 * h, static_cast<uint32_t>(tx_bytes / nicc::kIntTxUnitBytes),
+                                      loaded ? 40000u / nicc::kIntQlenUnitBytes : 0u);
+    }
+    uint8_t buf[64];
+    size_t len = 0;
+    EXPECT_TRUE(nicc::EncodeIntStack(st, buf, sizeof buf, &len).ok());
+    nicc_fw_event e{};
+    e.kind = NICC_FW_EV_ACK;
+    e.ev = ev;
+    e.seq = 1000 + 4096 * k;
+    e.snd_nxt = 1000 + 4096 * (k + 40);
+    e.int_stack = buf;
+    e.int_len = static_cast<uint16_t>(len);
+    nicc_fw_action a;
+    EXPECT_EQ(nicc_fw_on_event(&cfg, &flow, &e, t_ns, &a), NICC_FW_OK);
+    if (a.flags & NICC_FW_ACT_SET_WINDOW) {
+      ++r.measurements;
+      EXPECT_EQ(a.window_bytes, nicc_fw_window_bytes(&cfg, &flow));
+    }
+  }
+  // A truncated stack: the codec's error, the flow unchanged.
+  const uint32_t before = nicc_fw_window_bytes(&cfg, &flow);
+  const uint8_t junk[3] = {1, 2, 3};
+  nicc_fw_event bad{};
+  bad.kind = NICC_FW_EV_ACK;
+  bad.ev = 12;
+  bad.int_stack = junk;
+  bad.int_len = 3;
+  nicc_fw_action a;
+  EXPECT_EQ(nicc_fw_on_event(&cfg, &flow, &bad, 80000, &a), NICC_FW_ERR_TRUNCATED);
+  EXPECT_EQ(a.flags, 0u);
+  EXPECT_EQ(nicc_fw_window_bytes(&cfg, &flow), before);
+  r.window_bytes = before;
+  return r;
+}
+
+TEST(FwAbi, HpccSprayEvents) {
+  const SprayRun idle = RunSprayedHpcc(false);
+  const SprayRun both = RunSprayedHpcc(true);
+  EXPECT_GT(idle.measurements, 20u);
+  EXPECT_GT(both.measurements, 40u);
+  // EV 11 alone: U ~ 0.48 < eta, the window stays at the BDP (+ W_AI steps,
+  // capped at the BDP).
+  EXPECT_EQ(idle.window_bytes, 162500u);
+  // With EV 12: U -> 1 + 40000 / 162500 = 1.25 on that path, each update
+  // cuts the window by eta / U (measured: 98292 B after 30 us).
+  EXPECT_LT(both.window_bytes, 162500u * 9 / 10);
+  EXPECT_GT(both.window_bytes, 162500u / 2);
 }
 
 // A context of exactly nicc_fw_flow_bytes() (bytes after it untouched)

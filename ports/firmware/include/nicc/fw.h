@@ -40,11 +40,14 @@ extern "C" {
 
 /* Opaque storage sizes; the implementation checks them at compile time.
  * NICC_FW_FLOW_BYTES is the largest sender context of any configuration
- * (HPCC + DLB); a sender context of a given configuration needs only
- * nicc_fw_flow_bytes(cfg) bytes (<= 112 without DLB, 48 for DCQCN + ECMP),
- * 8-byte aligned. A receiver context is NICC_FW_RX_FLOW_BYTES. */
+ * (sprayed HPCC + DLB; it was 128, HPCC + DLB, before NICC_FW_CC_HPCC_SPRAY);
+ * a sender context of a given configuration needs only
+ * nicc_fw_flow_bytes(cfg) bytes (<= 112 without DLB for every CC but
+ * sprayed HPCC, whose four INT histories take 192 with REPS; 48 for
+ * DCQCN + ECMP), 8-byte aligned. A receiver context is
+ * NICC_FW_RX_FLOW_BYTES. */
 #define NICC_FW_CONFIG_BYTES 448
-#define NICC_FW_FLOW_BYTES 128
+#define NICC_FW_FLOW_BYTES 224
 #define NICC_FW_RX_FLOW_BYTES 16
 
 typedef struct nicc_fw_config { uint64_t opaque[NICC_FW_CONFIG_BYTES / 8]; } nicc_fw_config;
@@ -66,7 +69,8 @@ enum {
   NICC_FW_STATUS_COUNT
 };
 
-/* Congestion control: NICC_FW_CC_NONE, _DCQCN, _HPCC, _HPCC_PINT, _NSCC. */
+/* Congestion control: NICC_FW_CC_NONE, _DCQCN, _HPCC, _HPCC_PINT, _NSCC,
+ * _HPCC_SPRAY. */
 enum {
 #define NICC_FW_X_(tok, ctok, code, name, doc) NICC_FW_CC_##ctok = code,
   NICC_CC_KINDS(NICC_FW_X_)
@@ -148,7 +152,7 @@ enum {
 
 /* One event; fields a kind does not use are ignored (zero them). */
 typedef struct nicc_fw_event {
-  const uint8_t* int_stack; /* ACK (HPCC): INT stack as on the wire, or NULL;
+  const uint8_t* int_stack; /* ACK (HPCC, HPCC_SPRAY): INT stack as on the wire, or NULL;
                                decoded once inside nicc_fw_on_event */
   uint32_t bytes;           /* TX_DONE: bytes sent; ACK (NSCC): newly acknowledged;
                                NACK (NSCC): bytes lost or trimmed */
@@ -156,7 +160,8 @@ typedef struct nicc_fw_event {
   uint32_t snd_nxt;         /* ACK, NACK (NSCC): next sequence the sender will send */
   uint32_t rtt_ns;          /* ACK: RTT sample, 0 = none */
   uint16_t int_len;         /* ACK: bytes at int_stack */
-  uint16_t ev;              /* ACK/NACK/TIMEOUT: UDP source port used, 0 = unknown */
+  uint16_t ev;              /* ACK/NACK/TIMEOUT: UDP source port used, 0 = unknown;
+                               ACK (HPCC_SPRAY): the path whose INT history the stack feeds */
   uint8_t kind;             /* NICC_FW_EV_* */
   uint8_t ecn;              /* ACK: ECN-echo; RX_DATA: CE */
   uint8_t pint_code;        /* ACK (HPCC-PINT): utilisation code */
@@ -203,7 +208,7 @@ void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t k
 /* One sender event (TX_DONE, ACK, NACK, CNP, TIMER, TIMEOUT). *out gets the
  * action (flags 0 = nothing to do). Returns NICC_FW_OK, an INT decoding
  * error (NICC_FW_ERR_TRUNCATED, _TOO_MANY_HOPS, _BAD_RATE_CODE: the wire
- * bytes of an HPCC ACK are decoded here, once; the flow is then unchanged),
+ * bytes of an HPCC or HPCC_SPRAY ACK are decoded here, once; the flow is then unchanged),
  * or NICC_FW_ERR_UNSUPPORTED for
  * RX_DATA (a receiver's event: nicc_fw_on_rx_event). */
 int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_fw_event* ev,
