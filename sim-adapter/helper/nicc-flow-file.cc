@@ -4,6 +4,8 @@
  */
 #include "nicc-flow-file.h"
 
+#include "nicc-units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -52,39 +54,12 @@ Split(const std::string& line, bool csv)
     }
 }
 
-// Decimal digits only, at most 19 (below 2^63: no overflow).
-bool
-ParseUint(const std::string& tok, uint64_t* out)
-{
-    if (tok.empty() || tok.size() > 19 ||
-        !std::all_of(tok.begin(), tok.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    {
-        return false;
-    }
-    *out = std::strtoull(tok.c_str(), nullptr, 10);
-    return true;
-}
-
-// The whole token as a finite number (strtod's syntax).
-bool
-ParseReal(const std::string& tok, double* out)
-{
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (tok.empty() || end != tok.c_str() + tok.size() || !std::isfinite(v))
-    {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 // Field parsers: false with the reason (without the field's name) in *why.
 bool
 Id(const std::string& tok, uint32_t* out, std::string* why)
 {
     uint64_t v;
-    if (!ParseUint(tok, &v) || v > std::numeric_limits<uint32_t>::max())
+    if (!NiccParseUnsigned(tok, &v) || v > std::numeric_limits<uint32_t>::max())
     {
         *why = "'" + tok + "' is not a host id (a non-negative integer)";
         return false;
@@ -96,7 +71,7 @@ Id(const std::string& tok, uint32_t* out, std::string* why)
 bool
 Size(const std::string& tok, uint64_t* out, std::string* why)
 {
-    if (!ParseUint(tok, out))
+    if (!NiccParseUnsigned(tok, out))
     {
         *why = "'" + tok + "' is not a positive integer number of bytes";
         return false;
@@ -113,7 +88,7 @@ bool
 Start(const std::string& tok, double unitNs, int64_t* ns, std::string* why)
 {
     double v;
-    if (!ParseReal(tok, &v) || v < 0 || v * unitNs > MAX_START_S * 1e9)
+    if (!NiccParseNumber(tok, &v) || v < 0 || v * unitNs > MAX_START_S * 1e9)
     {
         std::ostringstream os;
         os << "'" << tok << "' is not a start time in [0, " << MAX_START_S * 1e9 / unitNs << "]";
@@ -128,7 +103,7 @@ bool
 Small(const std::string& tok, uint32_t max, uint32_t* out, std::string* why)
 {
     uint64_t v;
-    if (!ParseUint(tok, &v) || v > max)
+    if (!NiccParseUnsigned(tok, &v) || v > max)
     {
         *why = "'" + tok + "' is not an integer in [0, " + std::to_string(max) + "]";
         return false;
@@ -251,7 +226,7 @@ NiccParseFlowFile(const std::string& text, const std::string& source, NiccFlowFi
                 return field(lineNo, "count", "expected the flow count alone on the first line (HPCC format) "
                                               "or a CSV header, got '" + raw + "'");
             }
-            if (!ParseUint(tok[0], &count) || count > NICC_FLOW_FILE_MAX_FLOWS)
+            if (!NiccParseUnsigned(tok[0], &count) || count > NICC_FLOW_FILE_MAX_FLOWS)
             {
                 return field(lineNo, "count", "'" + tok[0] + "' is not a flow count in [0, " +
                                                   std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + "]");

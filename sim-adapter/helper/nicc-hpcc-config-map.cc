@@ -51,9 +51,7 @@ Flag(const Line& l, bool* v, std::string* why)
 bool
 Number(const std::string& a, double lo, double hi, double* v, std::string* why)
 {
-    char* end = nullptr;
-    *v = std::strtod(a.c_str(), &end);
-    if (a.empty() || end != a.c_str() + a.size() || !std::isfinite(*v))
+    if (!NiccParseNumber(a, v))
     {
         *why = "'" + a + "' is not a number";
         return false;

@@ -6,6 +6,7 @@
  * (NiccTopologySpec) and docs/experiments.md. Nothing is built here.
  */
 #include "nicc-fabric-helper.h"
+#include "nicc-units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,33 +21,6 @@ namespace ns3
 
 namespace
 {
-
-// Decimal digits only (no sign, no spaces), at most 19 of them.
-bool
-ParseUnsigned(const std::string& tok, uint64_t* out)
-{
-    if (tok.empty() || tok.size() > 19 ||
-        !std::all_of(tok.begin(), tok.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    {
-        return false;
-    }
-    *out = std::strtoull(tok.c_str(), nullptr, 10);
-    return true;
-}
-
-// A whole token as a finite decimal number (strtod's syntax).
-bool
-ParseNumber(const std::string& tok, double* out)
-{
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (tok.empty() || end != tok.c_str() + tok.size() || !std::isfinite(v))
-    {
-        return false;
-    }
-    *out = v;
-    return true;
-}
 
 // Non-negative decimal integer that fits in uint32_t.
 bool
@@ -66,131 +40,17 @@ ParseId(const std::string& tok, uint32_t* out)
     return true;
 }
 
-// "<number><unit>": a plain decimal number (digits, optional fraction or
-// exponent) directly followed by one of the units; value * unit scale.
-bool
-ParseWithUnit(const std::string& tok,
-              const std::vector<std::pair<const char*, double>>& units,
-              double* out)
-{
-    auto digit = [&](size_t k) { return k < tok.size() && tok[k] >= '0' && tok[k] <= '9'; };
-    size_t i = 0;
-    while (digit(i) || (i < tok.size() && tok[i] == '.'))
-    {
-        ++i;
-    }
-    // Optional exponent: e / E, optional sign, at least one digit.
-    if (i < tok.size() && (tok[i] == 'e' || tok[i] == 'E'))
-    {
-        size_t k = i + 1;
-        if (k < tok.size() && (tok[k] == '+' || tok[k] == '-'))
-        {
-            ++k;
-        }
-        if (digit(k))
-        {
-            while (digit(k))
-            {
-                ++k;
-            }
-            i = k;
-        }
-    }
-    const std::string num = tok.substr(0, i);
-    const std::string unit = tok.substr(i);
-    if (num.empty() || !(num[0] >= '0' && num[0] <= '9'))
-    {
-        return false;
-    }
-    char* end = nullptr;
-    const double v = std::strtod(num.c_str(), &end);
-    if (end != num.c_str() + num.size() || !std::isfinite(v))
-    {
-        return false;
-    }
-    for (const auto& [name, scale] : units)
-    {
-        if (unit == name)
-        {
-            *out = v * scale;
-            return std::isfinite(*out);
-        }
-    }
-    return false;
-}
-
-// A rate as ns-3's DataRate reads it: a number and a unit (bps, b/s, Kbps,
-// ..., Tbps; Bps, KBps, ... are bytes/s; KiB/s, ... binary), or a unit-less
-// number of bit/s whose integer part counts: ns-3 reads it as an integer, so
-// "25000000000.0" is 25 Gb/s and "1.9" is 1 bit/s. At least 1 bit/s, at most
-// 10^15 (1 Pb/s: a rate x 1 s fits uint64 with room).
-bool
-ParseRate(const std::string& tok, uint64_t* bps)
-{
-    const bool unitless = !tok.empty() && tok[0] >= '0' && tok[0] <= '9' &&
-                          tok.find_first_not_of("0123456789.") == std::string::npos;
-    if (unitless)
-    {
-        const size_t dot = tok.find('.');
-        if (dot != std::string::npos && tok.find('.', dot + 1) != std::string::npos)
-        {
-            return false; // "1.2.3"
-        }
-        const std::string whole = tok.substr(0, dot);
-        uint64_t v = 0;
-        if (whole.size() > 16 || !ParseUnsigned(whole, &v) || v < 1 || v > 1000000000000000ULL)
-        {
-            return false;
-        }
-        *bps = v;
-        return true;
-    }
-    static const std::vector<std::pair<const char*, double>> units = {
-        {"bps", 1.0},         {"b/s", 1.0},         {"Bps", 8.0},         {"B/s", 8.0},
-        {"Kbps", 1e3},        {"kbps", 1e3},        {"Kb/s", 1e3},        {"kb/s", 1e3},
-        {"KBps", 8e3},        {"kBps", 8e3},        {"KB/s", 8e3},        {"kB/s", 8e3},
-        {"Kib/s", 1024.0},    {"KiB/s", 8192.0},    {"Mbps", 1e6},        {"Mb/s", 1e6},
-        {"MBps", 8e6},        {"MB/s", 8e6},        {"Mib/s", 1048576.0}, {"MiB/s", 8388608.0},
-        {"Gbps", 1e9},        {"Gb/s", 1e9},        {"GBps", 8e9},        {"GB/s", 8e9},
-        {"Gib/s", 1073741824.0}, {"GiB/s", 8589934592.0}, {"Tbps", 1e12}, {"Tb/s", 1e12}};
-    double v;
-    if (!ParseWithUnit(tok, units, &v) || v < 1.0 || v > 1e15)
-    {
-        return false;
-    }
-    *bps = static_cast<uint64_t>(std::llround(v));
-    return true;
-}
-
-// A delay as ns-3's Time reads it: a number and a unit (s, ms, us, ns, ps),
-// or a unit-less number of seconds ("0.000001", "1e-6"). At least 1 ns, at
-// most 1000 s; kept in ps.
+// A delay as ns-3's Time reads it (NiccParseTime: a unit, or unit-less
+// seconds); at least 1 ns, at most 1000 s; kept in ps.
 bool
 ParseDelay(const std::string& tok, int64_t* ps)
 {
-    double v;
-    if (!tok.empty() && tok.find_first_not_of("0123456789.eE+-") == std::string::npos)
-    {
-        if (!ParseNumber(tok, &v))
-        {
-            return false;
-        }
-        v *= 1e12; // seconds
-    }
-    else
-    {
-        static const std::vector<std::pair<const char*, double>> units = {
-            {"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"ps", 1.0}};
-        if (!ParseWithUnit(tok, units, &v))
-        {
-            return false;
-        }
-    }
-    if (!(v >= 1000.0 && v <= 1e15))
+    int64_t v = 0;
+    if (!NiccParseTime(tok, &v) || v < 1000 || v > 1000000000000000LL)
     {
         return false;
     }
-    *ps = static_cast<int64_t>(std::llround(v));
+    *ps = v;
     return true;
 }
 
@@ -368,7 +228,7 @@ NiccFabricHelper::ParseTopology(const std::string& text,
             return fail(lineNo, "link: both ends (" + tok[0] + ", " + tok[1] +
                                     ") are hosts; a host links to a switch");
         }
-        if (!ParseRate(tok[2], &l.bps))
+        if (!NiccParseDataRate(tok[2], &l.bps))
         {
             return fail(lineNo, "link: field rate: '" + tok[2] +
                                     "' is not a rate (a number with a unit: bps, Kbps, Mbps, Gbps, Tbps, b/s, "
@@ -383,7 +243,7 @@ NiccFabricHelper::ParseTopology(const std::string& text,
                                     "1ns, at most 1000s)");
         }
         double errRate = 0;
-        if (!ParseNumber(tok[4], &errRate) || errRate < 0.0 || errRate > 1.0)
+        if (!NiccParseNumber(tok[4], &errRate) || errRate < 0.0 || errRate > 1.0)
         {
             return fail(lineNo, "link: field error_rate: '" + tok[4] + "' is not a number in [0, 1]");
         }

@@ -56,6 +56,30 @@ Scaled(double v, const std::string& unit, const Unit* units, size_t n, double* o
 } // namespace
 
 bool
+NiccParseUnsigned(const std::string& text, uint64_t* out)
+{
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    *out = std::strtoull(text.c_str(), nullptr, 10);
+    return true;
+}
+
+bool
+NiccParseNumber(const std::string& text, double* out)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool
 NiccParseDataRate(const std::string& text, uint64_t* bps)
 {
     // ns3::DataRate's spellings; B = bytes.

@@ -24,6 +24,12 @@
 namespace ns3
 {
 
+/// Decimal digits only (no sign, no spaces), at most 19 (below 2^63).
+bool NiccParseUnsigned(const std::string& text, uint64_t* out);
+
+/// The whole of `text` as a finite number (strtod's syntax).
+bool NiccParseNumber(const std::string& text, double* out);
+
 /// False unless `text` is a rate ns3::DataRate accepts, in [1 bit/s, 10^15 bit/s].
 bool NiccParseDataRate(const std::string& text, uint64_t* bps);
 
