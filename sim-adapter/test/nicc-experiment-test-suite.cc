@@ -44,6 +44,8 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/test.h"
 
+#include "nicc-test-util.h"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -53,24 +55,11 @@ using namespace ns3;
 namespace
 {
 
-/// Runs `scenario` with the key=value pairs; fails the test on an error.
-bool
-RunWith(const std::string& scenario, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
-{
-    NiccScenario s;
-    bool ok = s.Select(scenario, err);
-    for (const auto& kv : sets)
-    {
-        ok = ok && s.SetPair(kv, err);
-    }
-    return ok && s.Run(r, err);
-}
-
 double
 PermutationThroughput(const std::string& spray, uint32_t run, std::string* err)
 {
     NiccScenarioResult r;
-    const bool ok = RunWith("leaf-spine",
+    const bool ok = NiccRunWith("leaf-spine",
                             {"leaves=2", "spines=8", "hosts_per_leaf=8", "poisson_load=0",
                              "permutation_bytes=100000000", "stop_ms=0.4", "warmup_us=100", "cc=none",
                              "spray.ev_bits=8", "spray=" + spray, "run=" + std::to_string(run)},
@@ -138,7 +127,7 @@ class SprayedHpccPermutationTest : public TestCase
     static Figures Run(const std::string& cc, const std::string& spray, uint32_t run, std::string* err)
     {
         NiccScenarioResult r;
-        const bool ok = RunWith("leaf-spine",
+        const bool ok = NiccRunWith("leaf-spine",
                                 {"leaves=2", "spines=8", "hosts_per_leaf=8", "poisson_load=0",
                                  "permutation_bytes=100000000", "stop_ms=0.4", "warmup_us=100", "cc=" + cc,
                                  "spray=" + spray, "spray.ev_bits=2", "seed=1", "run=" + std::to_string(run)},
@@ -195,7 +184,7 @@ class SprayLossRecoveryTest : public TestCase
     {
         NiccScenarioResult r;
         std::string err;
-        const bool ok = RunWith("leaf-spine",
+        const bool ok = NiccRunWith("leaf-spine",
                                 {"leaves=2", "spines=2", "hosts_per_leaf=4", "poisson_load=0",
                                  "permutation_bytes=2000000", "stop_ms=20", "cc=none", "spray=reps",
                                  "spray.ev_bits=4", "pfc=false", "buffer_bytes=100000", "rto_us=200"},
@@ -233,7 +222,7 @@ class FatTreeHpccVsDcqcnTest : public TestCase
             {
                 NiccScenarioResult r;
                 std::string err;
-                const bool ok = RunWith("leaf-spine",
+                const bool ok = NiccRunWith("leaf-spine",
                                         {"topology=fat-tree", "pods=2", "tors_per_pod=2", "aggs_per_pod=2",
                                          "cores=2", "hosts_per_leaf=8", "cdf=fbhdp", "poisson_load=0.3",
                                          "incast_load=0.03", "stop_ms=2", k == 0 ? "cc=dcqcn" : "cc=hpcc",
@@ -274,7 +263,7 @@ class MultiRailCollectiveTest : public TestCase
     {
         NiccScenarioResult r;
         std::string err;
-        const bool ok = RunWith("leaf-spine",
+        const bool ok = NiccRunWith("leaf-spine",
                                 {"topology=rail", "servers=8", "rails=4", "spines=2", "oversubscription=2",
                                  "poisson_load=0", "allreduce_bytes=8000000", "allreduce_ring=" + ring,
                                  "spray=" + spray, "spray.ev_bits=8", "stop_ms=5", "cc=dcqcn"},
@@ -318,7 +307,7 @@ class AllToAllTest : public TestCase
     {
         NiccScenarioResult r;
         std::string err;
-        const bool ok = RunWith("leaf-spine",
+        const bool ok = NiccRunWith("leaf-spine",
                                 {"leaves=2", "spines=2", "hosts_per_leaf=4", "poisson_load=0",
                                  "alltoall_bytes=800000", "stop_ms=5"},
                                 &r,
@@ -376,7 +365,7 @@ class RngRunTest : public TestCase
         sets.insert(sets.end(), extra.begin(), extra.end());
         NiccScenarioResult r;
         std::string err;
-        NS_TEST_EXPECT_MSG_EQ(RunWith("leaf-spine", sets, &r, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", sets, &r, &err), true, err);
         std::vector<uint32_t> dst;
         for (const auto& f : r.flows)
         {

@@ -17,6 +17,8 @@
  */
 #include "ns3/nicc-module.h"
 #include "ns3/test.h"
+
+#include "nicc-test-util.h"
 #include "ns3/uinteger.h"
 
 #include <string>
@@ -26,18 +28,6 @@ using namespace ns3;
 
 namespace
 {
-
-bool
-RunWith(const std::string& scenario, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
-{
-    NiccScenario s;
-    bool ok = s.Select(scenario, err);
-    for (const auto& kv : sets)
-    {
-        ok = ok && s.SetPair(kv, err);
-    }
-    return ok && s.Run(r, err);
-}
 
 /// Closed-form headroom bytes of one (port, class) on a 100 Gb/s link.
 uint64_t
@@ -114,7 +104,7 @@ class RefuseOrShrinkTest : public TestCase
                                                "delay_ns=10000", "stop_ms=50"};
         NiccScenarioResult r;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(RunWith("incast", base, &r, &err), false, "refused");
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", base, &r, &err), false, "refused");
         // 65 ports x 252 196 B + 65 x 1 098 B.
         const uint64_t need = 65 * Headroom100G(10000, 1024) + 65 * 1098;
         NS_TEST_EXPECT_MSG_EQ(need, 16464110u, "closed form");
@@ -125,7 +115,7 @@ class RefuseOrShrinkTest : public TestCase
         // One more byte of buffer and it runs, losslessly.
         std::vector<std::string> fits = base;
         fits.push_back("buffer_bytes=" + std::to_string(need));
-        NS_TEST_ASSERT_MSG_EQ(RunWith("incast", fits, &r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", fits, &r, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(r.drops, 0u, "exactly the needed buffer is lossless");
         NS_TEST_EXPECT_MSG_EQ(r.Completed(), 64u, "");
 
@@ -138,7 +128,7 @@ class RefuseOrShrinkTest : public TestCase
             std::vector<std::string> sets = shrink;
             sets.push_back(std::string("recovery=") + recovery);
             NiccScenarioResult s;
-            NS_TEST_ASSERT_MSG_EQ(RunWith("incast", sets, &s, &err), true, err);
+            NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", sets, &s, &err), true, err);
             NS_TEST_EXPECT_MSG_GT(s.dropsHeadroomOverflow, 0u, recovery);
             NS_TEST_EXPECT_MSG_EQ((s.dropsHeadroomOverflow <= s.drops), true, recovery);
             NS_TEST_EXPECT_MSG_EQ(s.Completed(), 16u, recovery);
@@ -165,7 +155,7 @@ class LossyProgressTest : public TestCase
                 NiccScenarioResult r;
                 std::string err;
                 const std::string what = std::string(recovery) + " cc=" + cc;
-                NS_TEST_ASSERT_MSG_EQ(RunWith("incast",
+                NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast",
                                               {std::string("cc=") + cc, "senders=16",
                                                "size_bytes=100000", "pfc=false",
                                                "buffer_bytes=200000", "stop_ms=100",
@@ -227,7 +217,7 @@ class LosslessMatrixTest : public TestCase
                                                  std::to_string(buffer);
                         NiccScenarioResult r;
                         std::string err;
-                        const bool ok = RunWith(
+                        const bool ok = NiccRunWith(
                             "incast",
                             {"cc=none", "senders=" + std::to_string(senders), "size_bytes=256000",
                              "delay_ns=" + std::to_string(delayNs), "mtu=" + std::to_string(mtu),

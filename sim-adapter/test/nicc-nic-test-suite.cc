@@ -40,6 +40,8 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+
+#include "nicc-test-util.h"
 #include "ns3/uinteger.h"
 
 #include "nicc/host/param_registry.h"
@@ -59,21 +61,6 @@ using namespace ns3;
 namespace
 {
 
-bool
-RunScenario(const std::string& name,
-            const std::vector<std::string>& sets,
-            NiccScenarioResult* r,
-            std::string* err)
-{
-    NiccScenario s;
-    bool ok = s.Select(name, err);
-    for (const auto& kv : sets)
-    {
-        ok = ok && s.SetPair(kv, err);
-    }
-    return ok && s.Run(r, err);
-}
-
 // ---------------------------------------------------------------------------
 class LosslessNoCcTest : public TestCase
 {
@@ -89,7 +76,7 @@ class LosslessNoCcTest : public TestCase
         NiccScenarioResult r;
         std::string err;
         NS_TEST_ASSERT_MSG_EQ(
-            RunScenario("incast", {"cc=none", "size_bytes=1000000", "stop_ms=10"}, &r, &err),
+            NiccRunWith("incast", {"cc=none", "size_bytes=1000000", "stop_ms=10"}, &r, &err),
             true,
             err);
         uint64_t sent = 0;
@@ -140,9 +127,9 @@ class CnpOnAckTest : public TestCase
             more.insert(more.begin(), base.begin(), base.end());
             return more;
         };
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", with({"cc=none"}), &none, &err), true, err);
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", with({"cc=dcqcn", "cnp_on_ack=1"}), &acks, &err), true, err);
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", with({"cc=dcqcn"}), &cnps, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", with({"cc=none"}), &none, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", with({"cc=dcqcn", "cnp_on_ack=1"}), &acks, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", with({"cc=dcqcn"}), &cnps, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(acks.Completed(), 16u, "every flow completes");
         NS_TEST_EXPECT_MSG_EQ(acks.cnpsSent, 0u, "no CNP packet with cnp_on_ack");
         NS_TEST_EXPECT_MSG_GT(cnps.cnpsSent, 0u, "CNP packets without it");
@@ -179,12 +166,12 @@ class HpccQueueTest : public TestCase
         NiccScenarioResult dcqcn;
         NiccScenarioResult pint;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", h, &hpcc, &err), true, err);
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", pt, &pint, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", h, &hpcc, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", pt, &pint, &err), true, err);
         NS_TEST_ASSERT_MSG_LT(pint.QueuePercentile(0.99), 40000u, "HPCC-PINT p99 queue after convergence");
         NS_TEST_ASSERT_MSG_GT(pint.utilization, 0.85, "HPCC-PINT keeps the bottleneck busy");
         NS_TEST_ASSERT_MSG_EQ(pint.drops, 0u, "no drops with PFC (HPCC-PINT)");
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("incast", d, &dcqcn, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", d, &dcqcn, &err), true, err);
         const uint64_t hq = hpcc.QueuePercentile(0.99);
         const uint64_t dq = dcqcn.QueuePercentile(0.99);
         NS_TEST_ASSERT_MSG_EQ(hpcc.queueSamples.size(), 2000u, "2 ms of 1 us samples");
@@ -218,7 +205,7 @@ class DcqcnFairnessTest : public TestCase
         // flow 2 starts 1 ms after flow 1, 40 MB each, 500 us windows.
         NiccScenarioResult r;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(RunScenario("fairness", {"cc=dcqcn"}, &r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("fairness", {"cc=dcqcn"}, &r, &err), true, err);
         NS_TEST_ASSERT_MSG_EQ(r.flows.size(), 2u, "two flows");
         NS_TEST_ASSERT_MSG_EQ(r.Completed(), 2u, "both complete");
         const auto& s = r.rateSeriesGbps;

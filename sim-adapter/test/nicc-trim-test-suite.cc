@@ -20,6 +20,8 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+
+#include "nicc-test-util.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -31,33 +33,6 @@ using namespace ns3;
 
 namespace
 {
-
-bool
-RunWith(const std::string& scenario, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
-{
-    NiccScenario s;
-    bool ok = s.Select(scenario, err);
-    for (const auto& kv : sets)
-    {
-        ok = ok && s.SetPair(kv, err);
-    }
-    return ok && s.Run(r, err);
-}
-
-/// Latest completion (start + FCT) over the completed flows, ns.
-int64_t
-LastCompletionNs(const NiccScenarioResult& r)
-{
-    int64_t last = 0;
-    for (const auto& f : r.flows)
-    {
-        if (f.fctNs >= 0)
-        {
-            last = std::max<int64_t>(last, f.startNs + f.fctNs);
-        }
-    }
-    return last;
-}
 
 class TrimIncastTest : public TestCase
 {
@@ -80,7 +55,7 @@ class TrimIncastTest : public TestCase
         std::vector<std::string> sets = m_base;
         sets.push_back("recovery=sr");
         sets.push_back("trim=true");
-        NS_TEST_ASSERT_MSG_EQ(RunWith("incast", sets, &trim, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", sets, &trim, &err), true, err);
         NS_TEST_EXPECT_MSG_GT(trim.trims, 0u, "the switch trimmed");
         NS_TEST_EXPECT_MSG_EQ(trim.drops, 0u, "nothing dropped");
         NS_TEST_EXPECT_MSG_EQ(trim.dropsTrimNoBuffer, 0u, "every header found room");
@@ -92,12 +67,12 @@ class TrimIncastTest : public TestCase
         NiccScenarioResult drop;
         sets = m_base;
         sets.push_back("recovery=sr");
-        NS_TEST_ASSERT_MSG_EQ(RunWith("incast", sets, &drop, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", sets, &drop, &err), true, err);
         NS_TEST_EXPECT_MSG_GT(drop.drops, 0u, "without trimming the switch drops");
         NS_TEST_EXPECT_MSG_GT(drop.timeouts, 0u, "and recovery needs timeouts");
         NS_TEST_EXPECT_MSG_EQ(drop.Completed(), m_senders, "");
         NS_TEST_EXPECT_MSG_EQ(drop.bytesDelivered, m_senders * m_size, "");
-        NS_TEST_EXPECT_MSG_LT(LastCompletionNs(trim), LastCompletionNs(drop),
+        NS_TEST_EXPECT_MSG_LT(NiccLastCompletionNs(trim), NiccLastCompletionNs(drop),
                               "trimming finishes the incast earlier");
 
         // Go-back-N: a trim NACK rewinds like a NACK; still no timeout.
@@ -105,13 +80,13 @@ class TrimIncastTest : public TestCase
         sets = m_base;
         sets.push_back("recovery=gbn");
         sets.push_back("trim=true");
-        NS_TEST_ASSERT_MSG_EQ(RunWith("incast", sets, &gbn, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", sets, &gbn, &err), true, err);
         NS_TEST_EXPECT_MSG_GT(gbn.trims, 0u, "gbn");
         NS_TEST_EXPECT_MSG_EQ(gbn.drops, 0u, "gbn");
         NS_TEST_EXPECT_MSG_EQ(gbn.Completed(), m_senders, "gbn");
         NS_TEST_EXPECT_MSG_EQ(gbn.bytesDelivered, m_senders * m_size, "gbn");
         NS_TEST_EXPECT_MSG_EQ(gbn.timeouts, 0u, "gbn");
-        NS_TEST_EXPECT_MSG_LT(LastCompletionNs(gbn), LastCompletionNs(drop), "gbn");
+        NS_TEST_EXPECT_MSG_LT(NiccLastCompletionNs(gbn), NiccLastCompletionNs(drop), "gbn");
     }
 
     uint32_t m_senders;
@@ -136,14 +111,14 @@ class TrimSprayPermutationTest : public TestCase
             "spray.ev_bits=8", "spray=reps", "run=1"};
         std::string err;
         NiccScenarioResult lossless;
-        NS_TEST_ASSERT_MSG_EQ(RunWith("leaf-spine", base, &lossless, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", base, &lossless, &err), true, err);
         std::vector<std::string> sets = base;
         for (const char* kv : {"pfc=false", "trim=true", "trim_threshold_bytes=5000"})
         {
             sets.push_back(kv);
         }
         NiccScenarioResult trim;
-        NS_TEST_ASSERT_MSG_EQ(RunWith("leaf-spine", sets, &trim, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", sets, &trim, &err), true, err);
         NS_TEST_EXPECT_MSG_GT(trim.trims, 0u, "the 5 KB threshold trims");
         NS_TEST_EXPECT_MSG_EQ(trim.drops, 0u, "");
         NS_TEST_EXPECT_MSG_GT(trim.permutationThroughput, 0.95 * lossless.permutationThroughput,

@@ -21,6 +21,8 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+
+#include "nicc-test-util.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -32,33 +34,6 @@ using namespace ns3;
 
 namespace
 {
-
-bool
-RunWith(const std::string& scenario, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
-{
-    NiccScenario s;
-    bool ok = s.Select(scenario, err);
-    for (const auto& kv : sets)
-    {
-        ok = ok && s.SetPair(kv, err);
-    }
-    return ok && s.Run(r, err);
-}
-
-/// Latest completion (start + FCT) over the completed flows, ns.
-int64_t
-LastCompletionNs(const NiccScenarioResult& r)
-{
-    int64_t last = 0;
-    for (const auto& f : r.flows)
-    {
-        if (f.fctNs >= 0)
-        {
-            last = std::max<int64_t>(last, f.startNs + f.fctNs);
-        }
-    }
-    return last;
-}
 
 /// Incast at the spec's NSCC defaults. Measured (2025, Release): 16-to-1
 /// (200 KB buffer, trim at the buffer) completes at 1.17x ideal, p99 queue
@@ -93,7 +68,7 @@ class NsccIncastTest : public TestCase
             sets.push_back(kv);
         }
         NiccScenarioResult r;
-        NS_TEST_ASSERT_MSG_EQ(RunWith("incast", sets, &r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", sets, &r, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(r.Completed(), m_senders, "every flow completes");
         NS_TEST_EXPECT_MSG_GT(r.trims, 0u, "the switch trimmed");
         NS_TEST_EXPECT_MSG_EQ(r.drops, 0u, "nothing dropped");
@@ -103,7 +78,7 @@ class NsccIncastTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.timeouts, 0u, "no timeout");
         // Ideal: the payload at the receiver's line rate (100 Gb/s).
         const double idealNs = static_cast<double>(m_senders * m_size) * 8.0 / 100.0;
-        const double ratio = static_cast<double>(LastCompletionNs(r)) / idealNs;
+        const double ratio = static_cast<double>(NiccLastCompletionNs(r)) / idealNs;
         NS_TEST_EXPECT_MSG_LT_OR_EQ(ratio, 1.2, "incast completion within 1.2x of ideal");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(NiccScenarioResult::Percentile(r.queueSamples, 0.99),
                                     m_p99Bound,
@@ -113,9 +88,9 @@ class NsccIncastTest : public TestCase
             // NSCC's cuts matter: without CC the same incast trims ~7x more.
             NiccScenarioResult none;
             sets.push_back("cc=none");
-            NS_TEST_ASSERT_MSG_EQ(RunWith("incast", sets, &none, &err), true, err);
+            NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", sets, &none, &err), true, err);
             NS_TEST_EXPECT_MSG_LT(2 * r.trims, none.trims, "NSCC trims far less than no CC");
-            NS_TEST_EXPECT_MSG_LT(LastCompletionNs(r), LastCompletionNs(none), "and finishes earlier");
+            NS_TEST_EXPECT_MSG_LT(NiccLastCompletionNs(r), NiccLastCompletionNs(none), "and finishes earlier");
         }
     }
 
@@ -144,7 +119,7 @@ class NsccPermutationTest : public TestCase
             "pfc=false", "trim=true", "trim_threshold_bytes=5000", "recovery=sr"};
         std::string err;
         NiccScenarioResult r;
-        NS_TEST_ASSERT_MSG_EQ(RunWith("leaf-spine", sets, &r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", sets, &r, &err), true, err);
         NS_TEST_EXPECT_MSG_GT(r.trims, 0u, "the 5 KB threshold trims");
         NS_TEST_EXPECT_MSG_EQ(r.drops, 0u, "");
         NS_TEST_EXPECT_MSG_EQ(r.pauseFrames, 0u, "no PFC frame");
