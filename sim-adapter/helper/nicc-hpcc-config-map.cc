@@ -7,13 +7,11 @@
 
 #include "nicc-units.h"
 
-#include "ns3/nicc-fabric-helper.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace ns3
