@@ -498,24 +498,15 @@ def main():
     ap.add_argument("--out", default=os.path.join(here, "..", "vectors"))
     ap.add_argument("--only", choices=["dcqcn", "hpcc", "hpcc-spray", "spray", "ecn_path", "nscc"])
     args = ap.parse_args()
-    gens = {"dcqcn": gen_dcqcn}
-    try:
-        import hpcc_ref  # noqa: F401
-        from hpcc_gen import gen_hpcc
-        gens["hpcc"] = gen_hpcc
-        from hpcc_spray_gen import gen_hpcc_spray
-        gens["hpcc-spray"] = gen_hpcc_spray
-    except ImportError:
-        pass
-    try:
-        from spray_gen import gen_spray
-        gens["spray"] = gen_spray
-    except ImportError:
-        pass
+    # Every generator is part of the tree: a missing module is an error, not a
+    # silently shorter vector set.
+    from hpcc_gen import gen_hpcc
+    from hpcc_spray_gen import gen_hpcc_spray
+    from spray_gen import gen_spray
     from ecn_path_gen import gen_ecn_path
-    gens["ecn_path"] = gen_ecn_path
     from nscc_gen import gen_nscc
-    gens["nscc"] = gen_nscc
+    gens = {"dcqcn": gen_dcqcn, "hpcc": gen_hpcc, "hpcc-spray": gen_hpcc_spray, "spray": gen_spray,
+            "ecn_path": gen_ecn_path, "nscc": gen_nscc}
     total = 0
     for name, fn in gens.items():
         if args.only and name != args.only:
