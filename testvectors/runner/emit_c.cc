@@ -189,9 +189,11 @@ bool IntAck(const EventIn& in, Step* s, bool with_ev, std::string* why) {
     if (!nicc::EncodeIntStack(st, buf, sizeof buf, &s->int_len).ok())
       return Fail(why, "line " + std::to_string(in.e.line) + ": INT stack does not encode");
   }
-  in.decls << "static const uint8_t " << in.array << "[] = {";
+  // An empty stack is still a stack (the codec's truncated), not "no INT":
+  // one byte of storage, int_len 0 (C has no empty arrays).
+  in.decls << "static const uint8_t " << in.array << "[" << std::max<size_t>(s->int_len, 1) << "] = {";
   for (size_t b = 0; b < s->int_len; ++b) in.decls << (b ? "," : "") << static_cast<unsigned>(buf[b]);
-  in.decls << "};\n";
+  in.decls << (s->int_len == 0 ? "0};\n" : "};\n");
   s->int_ref = in.array;
   return true;
 }
