@@ -72,8 +72,8 @@ bool DcqcnParams(const VectorFile& v, std::ostringstream& o, std::string* why) {
   for (const auto& kv : v.params)
     if (kv.first == "line_rate_mbps" && kv.second >= 0 && kv.second <= 0xFFFFFFFFll)
       rate = static_cast<uint32_t>(kv.second);
-  return ProfileLines(v, dq::kParamTable, [rate](int32_t i) { return dq::Params::Of(static_cast<dq::Profile>(i), rate); },
-                      o, why);
+  const auto of = [rate](int32_t i) { return dq::Params::Of(static_cast<dq::Profile>(i), rate); };
+  return ProfileLines(v, dq::kParamTable, of, o, why);
 }
 
 // HPCC, HPCC-PINT and sprayed HPCC run on HPCC's parameters (docs/hpcc.md).

@@ -182,7 +182,8 @@ TEST(VectorRunner, EmitCParameterErrorAsConfigureStatus) {
   ASSERT_TRUE(nv::EmitC(v, &c, &why)) << why;
   EXPECT_EQ(c.find("_steps[]"), std::string::npos);
   EXPECT_NE(c.find("p->nscc.gamma_x1024 = 1025u;"), std::string::npos);
-  EXPECT_NE(c.find(", 0, 0u, " + std::to_string(static_cast<int>(nicc::StatusCode::kOutOfRange)) + ", \"gamma_x1024\"};"),
+  const std::string code = std::to_string(static_cast<int>(nicc::StatusCode::kOutOfRange));
+  EXPECT_NE(c.find(", 0, 0u, " + code + ", \"gamma_x1024\"};"),
             std::string::npos)
       << c;
 }
