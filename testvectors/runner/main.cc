@@ -7,7 +7,9 @@
 //                                            (run under valgrind; scripts/vectors-icount.sh)
 //   nicc-vectors --check-icount=FILE PATH...  compare the dumps in FILE (callgrind,
 //                                            --combine-dumps=yes) with the vectors' bounds
-//   nicc-vectors --emit-c PATH                print the vector as C arrays (firmware harness)
+//   nicc-vectors --emit-c PATH...             print the vector as C arrays (firmware harness);
+//                                            several files or a folder: all of them and
+//                                            a table nicc_vecs[]
 //
 // Prints one line per failure and a closing "N passed, N failed" (files).
 // Exit status: 0 all passed, 1 a vector failed, 2 a file is malformed or the
@@ -35,10 +37,12 @@ namespace {
 const char kUsage[] =
     "usage: nicc-vectors [--verbose] [--trace] [--icount] PATH...\n"
     "       nicc-vectors --check-icount=CALLGRIND_OUT PATH...\n"
-    "       nicc-vectors --emit-c FILE\n"
+    "       nicc-vectors --emit-c PATH...\n"
     "Runs nicc conformance vectors (docs/vectors.md). PATH is a .vec file or a folder\n"
     "searched recursively for *.vec. One line per failure, then 'N passed, N failed'.\n"
     "--trace prints every event's outputs; --icount adds a callgrind dump per event.\n"
+    "--emit-c writes C data for nicc/fw_vector.h: one file as nicc_vec, several (or a\n"
+    "folder) as nicc_vecs[NICC_VEC_COUNT].\n"
     "Exit: 0 all passed, 1 failures, 2 malformed file or usage error.\n";
 
 bool IsDir(const std::string& p) {
@@ -139,19 +143,18 @@ int main(int argc, char** argv) {
   }
 
   if (emit_c) {
-    if (files.size() != 1) {
-      std::fprintf(stderr, "nicc-vectors: --emit-c takes exactly one file\n");
-      return 2;
-    }
-    VectorFile v;
-    ParseError err;
-    if (!LoadVector(files[0], &v, &err)) {
-      std::fprintf(stderr, "%s\n", err.ToString().c_str());
-      return 2;
+    std::vector<VectorFile> vs(files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+      ParseError err;
+      if (!LoadVector(files[i], &vs[i], &err)) {
+        std::fprintf(stderr, "%s\n", err.ToString().c_str());
+        return 2;
+      }
     }
     std::string out, why;
-    if (!EmitC(v, &out, &why)) {
-      std::fprintf(stderr, "nicc-vectors: %s: %s\n", files[0].c_str(), why.c_str());
+    const bool single = paths.size() == 1 && !IsDir(paths[0]);
+    if (single ? !EmitC(vs[0], &out, &why) : !EmitCSuite(vs, &out, &why)) {
+      std::fprintf(stderr, "nicc-vectors: %s%s\n", single ? (files[0] + ": ").c_str() : "", why.c_str());
       return 2;
     }
     std::fputs(out.c_str(), stdout);

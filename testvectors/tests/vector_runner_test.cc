@@ -7,8 +7,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "emit_c.h"
+#include "nicc/nscc.h"
+#include "nicc/params.h"
 #include "executor.h"
 #include "vector_file.h"
 
@@ -124,6 +127,98 @@ TEST(VectorRunner, EmitCWritesStepsAndParams) {
   EXPECT_NE(c.find("p->dcqcn.rp_time_reset = 300u;"), std::string::npos);
   EXPECT_NE(c.find("{1000u, NICC_FW_VEC_OP_EVENT"), std::string::npos);
   EXPECT_NE(c.find("static const nicc_fw_vector nicc_vec"), std::string::npos);
+}
+
+const char kNscc[] =
+    "nicc-vector 1\n"
+    "algo nscc\n"
+    "name t/nscc\n"
+    "profile uec-default\n"
+    "param gamma_x1024 512\n"
+    "tolerance window_bytes rel 0.002 abs 8\n"
+    "at 100 ack seq=4096 nxt=69632 bytes=4096 ecn=1 rtt=12000 ev=49152\n"
+    "expect flags change_ev\n"
+    "expect ev 49152\n"
+    "expect window_bytes 225000\n"
+    "expect avg_delay_ns 0\n"
+    "at 200 nack bytes=4096 nxt=73728\n"
+    "end\n";
+
+// NSCC: every row of the nscc table with the param line applied, ACKs with
+// their RTT, ECN, snd_nxt and port, NACKs, change_ev and its port.
+TEST(VectorRunner, EmitCNscc) {
+  nv::VectorFile v;
+  nv::ParseError err;
+  ASSERT_TRUE(nv::ParseVector("n.vec", kNscc, &v, &err)) << err.ToString();
+  std::string c, why;
+  ASSERT_TRUE(nv::EmitC(v, &c, &why)) << why;
+  EXPECT_NE(c.find("p->cc = NICC_FW_CC_NSCC;"), std::string::npos);
+  EXPECT_NE(c.find("p->nscc.gamma_x1024 = 512u;"), std::string::npos);
+  for (uint32_t i = 0; i < nicc::nscc::kParamTable.count; ++i)
+    EXPECT_NE(c.find(std::string("p->nscc.") + nicc::nscc::kParamTable.rows[i].name + " = "), std::string::npos)
+        << nicc::nscc::kParamTable.rows[i].name;
+  // change_ev is bit 6; checks: flags (1) + window (4) + ev (8); window
+  // tolerance rel 0.002 of 225000 = 450.
+  EXPECT_NE(c.find("{100u, NICC_FW_VEC_OP_EVENT, {0, 4096u, 4096u, 69632u, 12000u, 0, 49152, NICC_FW_EV_ACK, 1, 0, "
+                   "0}, 13u, 64u, 0, 0u, 0u, 225000u, 450u, 49152u, 0u},"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("{200u, NICC_FW_VEC_OP_EVENT, {0, 4096u, 0u, 73728u, 0u, 0, 0, NICC_FW_EV_NACK, 0, 0, 0}, 0u"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("nscc_steps, 2u, 0, 0};"), std::string::npos) << c;
+}
+
+// A parameter-error vector: no steps, the status code and field that
+// nicc_fw_configure must return.
+TEST(VectorRunner, EmitCParameterErrorAsConfigureStatus) {
+  const char kErr[] =
+      "nicc-vector 1\nalgo nscc\nname t/err\nprofile uec-default\nparam gamma_x1024 1025\n"
+      "expect-status gamma_x1024 out_of_range\nend\n";
+  nv::VectorFile v;
+  nv::ParseError err;
+  ASSERT_TRUE(nv::ParseVector("e.vec", kErr, &v, &err)) << err.ToString();
+  std::string c, why;
+  ASSERT_TRUE(nv::EmitC(v, &c, &why)) << why;
+  EXPECT_EQ(c.find("_steps[]"), std::string::npos);
+  EXPECT_NE(c.find("p->nscc.gamma_x1024 = 1025u;"), std::string::npos);
+  const std::string code = std::to_string(static_cast<int>(nicc::StatusCode::kOutOfRange));
+  EXPECT_NE(c.find(", 0, 0u, " + code + ", \"gamma_x1024\"};"),
+            std::string::npos)
+      << c;
+}
+
+// What the C ABI cannot run is refused with the line and a reason, never
+// emitted wrong: an unknown param, an ECN path event.
+TEST(VectorRunner, EmitCRefusesWithReason) {
+  nv::VectorFile v;
+  nv::ParseError err;
+  std::string c, why;
+  ASSERT_TRUE(nv::ParseVector("n.vec", Replace(kNscc, "param gamma_x1024", "param gamma_nope"), &v, &err));
+  EXPECT_FALSE(nv::EmitC(v, &c, &why));
+  EXPECT_NE(why.find("unknown param 'gamma_nope' for nscc"), std::string::npos) << why;
+  const char kEcn[] =
+      "nicc-vector 1\nalgo ecn_path\nname t/ecn\nprofile ecn-nscc\nat 100 send ev=49157\nexpect flags none\nend\n";
+  ASSERT_TRUE(nv::ParseVector("e.vec", kEcn, &v, &err)) << err.ToString();
+  EXPECT_FALSE(nv::EmitC(v, &c, &why));
+  EXPECT_NE(why.find("line 5: ecn_path events have no C ABI call"), std::string::npos) << why;
+}
+
+// Several vectors: each as <name>_vec and a table of them.
+TEST(VectorRunner, EmitCSuiteListsEveryVector) {
+  std::vector<nv::VectorFile> vs(2);
+  nv::ParseError err;
+  ASSERT_TRUE(nv::ParseVector("g.vec", kGood, &vs[0], &err));
+  ASSERT_TRUE(nv::ParseVector("n.vec", kNscc, &vs[1], &err));
+  std::string c, why;
+  ASSERT_TRUE(nv::EmitCSuite(vs, &c, &why)) << why;
+  EXPECT_NE(c.find("static const nicc_fw_vector* const nicc_vecs[] = {\n  &t_good_vec,\n  &t_nscc_vec,\n};"),
+            std::string::npos)
+      << c;
+  EXPECT_NE(c.find("#define NICC_VEC_COUNT 2u"), std::string::npos);
+  vs[1] = vs[0];
+  EXPECT_FALSE(nv::EmitCSuite(vs, &c, &why));
+  EXPECT_NE(why.find("used twice"), std::string::npos) << why;
 }
 
 int RunCli(const std::string& args, std::string* out) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "nicc/fw.h"
@@ -368,3 +369,46 @@ TEST(FwAbi, ExactSizeContextsWork) {
 }
 
 }  // namespace
+
+namespace {
+
+void NsccGammaTooHigh(nicc_fw_params* p) {
+  nicc_fw_params_default(p, 100000);
+  p->cc = NICC_FW_CC_NSCC;
+  p->nscc.gamma_x1024 = 1025;
+}
+
+struct Reports {
+  std::vector<std::string> fields;
+};
+
+void Collect(void* ctx, uint32_t, const char* field, uint32_t, uint32_t) {
+  static_cast<Reports*>(ctx)->fields.push_back(field);
+}
+
+}  // namespace
+
+// A parameter-error vector passes only with the code and the field
+// nicc_fw_configure returns; another code or another field is a mismatch.
+TEST(FwAbi, VectorRunChecksConfigureStatusAndField) {
+  struct Case {
+    int32_t status;
+    const char* field;
+    uint32_t mismatches;
+    const char* reported;
+  } cases[] = {
+      {NICC_FW_ERR_OUT_OF_RANGE, "gamma_x1024", 0, nullptr},
+      {NICC_FW_ERR_OUT_OF_RANGE, "gamma_x102", 1, "configure_field"},
+      {NICC_FW_ERR_ZERO, "gamma_x1024", 1, "configure"},
+      {NICC_FW_OK, nullptr, 1, "configure"},
+  };
+  for (const Case& c : cases) {
+    const nicc_fw_vector v = {"t/err", NsccGammaTooHigh, 0, 0, nullptr, 0, c.status, c.field};
+    Reports r;
+    EXPECT_EQ(nicc_fw_vector_run(&v, Collect, &r), c.mismatches) << (c.field ? c.field : "-");
+    ASSERT_EQ(r.fields.size(), c.mismatches);
+    if (c.reported) {
+      EXPECT_EQ(r.fields[0], c.reported);
+    }
+  }
+}

@@ -1,7 +1,8 @@
 /* fw_vector_replay.c — replays one conformance vector (nicc_vec.h, from
  * `nicc-vectors --emit-c`) through the C ABI and fails on any mismatch: the
  * build registers it for vectors whose algorithm only the C ABI's dispatch
- * and INT decoding reach this way (sprayed HPCC: the EV of each ACK).
+ * and INT decoding reach this way (sprayed HPCC: the EV of each ACK; NSCC:
+ * ACKs with RTT, ECN and snd_nxt, NACKs, change_ev).
  *
  *   nicc-vectors --emit-c VECTOR.vec > gen/nicc_vec.h && cc -std=c99 -Igen ...
  */
@@ -20,5 +21,5 @@ int main(void) {
   const uint32_t mismatches = nicc_fw_vector_run(&nicc_vec, report, 0);
   printf("vector %s: %u steps, %u mismatches\n", nicc_vec.name, (unsigned)nicc_vec.n_steps,
          (unsigned)mismatches);
-  return mismatches == 0 && nicc_vec.n_steps > 0 ? 0 : 1;
+  return mismatches == 0 && nicc_vec.n_steps > 0 ? 0 : 1; /* a vector of events */
 }

@@ -1,6 +1,8 @@
 /* nicc/fw_vector.h — a conformance vector as C data, for firmware test
  * harnesses. `nicc-vectors --emit-c FILE` writes one; nicc_fw_vector_run()
  * replays it through the C API (nicc/fw.h) and counts mismatches.
+ * `nicc-vectors --emit-c FOLDER` (or several files) writes every vector in
+ * it and a table nicc_vecs[NICC_VEC_COUNT].
  *
  *   #include "dcqcn_first_cnp.h"          // generated: defines nicc_vec
  *   unsigned bad = nicc_fw_vector_run(&nicc_vec, report_fn, ctx);
@@ -48,15 +50,33 @@ typedef struct nicc_fw_vector {
   uint32_t seed, start_seq;
   const nicc_fw_vec_step* steps;
   uint32_t n_steps;
+  /* A parameter-error vector (no steps): the NICC_FW_ERR_* code
+   * nicc_fw_configure must return and the field it must name. NICC_FW_OK
+   * and NULL for a vector of events. */
+  int32_t configure_status;
+  const char* configure_field;
 } nicc_fw_vector;
 
 /* Called for each mismatch: step index (0-based), field, expected, got. */
 typedef void (*nicc_fw_vec_report)(void* ctx, uint32_t step, const char* field, uint32_t want,
                                    uint32_t got);
 
+/* 1 when the NUL-terminated names a and b are equal (at most 64 chars
+ * compared; parameter names are shorter). */
+static inline int nicc_fw_vec_same_name(const char* a, const char* b) {
+  uint32_t i;
+  if (a == 0 || b == 0) return a == b;
+  for (i = 0; i < 64u; ++i) {
+    if (a[i] != b[i]) return 0;
+    if (a[i] == 0) return 1;
+  }
+  return 1;
+}
+
 /* Replays `v` on a fresh configuration and flow; returns the number of
- * mismatches (0 = conformant). Configuration errors count as one mismatch
- * reported with field "configure". */
+ * mismatches (0 = conformant). A configuration status other than the
+ * vector's counts as one mismatch reported with field "configure" (want and
+ * got: the codes); a refusal naming another field, as "configure_field". */
 static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_report report,
                                           void* ctx) {
   nicc_fw_params p;
@@ -65,10 +85,19 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
   nicc_fw_rx_flow rx; /* the vector's receiver events (RX_DATA) */
   uint32_t bad = 0, i;
   const char* field = 0;
+  int cst;
   v->params(&p);
-  if (nicc_fw_configure(&cfg, &p, &field) != NICC_FW_OK) {
-    report(ctx, 0, "configure", 0, 1);
+  cst = nicc_fw_configure(&cfg, &p, &field);
+  if (cst != v->configure_status) {
+    report(ctx, 0, "configure", (uint32_t)v->configure_status, (uint32_t)cst);
     return 1;
+  }
+  if (cst != NICC_FW_OK) {
+    if (!nicc_fw_vec_same_name(field, v->configure_field)) {
+      report(ctx, 0, "configure_field", 0, 1);
+      return 1;
+    }
+    return 0;
   }
   nicc_fw_flow_init(&cfg, &flow, 1, v->seed, v->start_seq);
   nicc_fw_rx_flow_init(&cfg, &rx, 1);
@@ -84,6 +113,7 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
       st = nicc_fw_on_rx_event(&cfg, &rx, &s->event, s->t_ns, &a);
     } else {
       st = nicc_fw_on_event(&cfg, &flow, &s->event, s->t_ns, &a);
+      got_ev = a.ev; /* NSCC change_ev: the port to move off */
     }
     if ((s->check & NICC_FW_CHECK_FLAGS) && a.flags != s->flags) {
       report(ctx, i, "flags", s->flags, a.flags);
