@@ -126,7 +126,7 @@ TEST(HalDriver, SlotSizesPerComposition) {
   EXPECT_LE(sizeof(hal::SenderSlot<dq::RpState, sp::EcmpState>), 48u);
   EXPECT_LE(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::RepsState>), 112u);
   EXPECT_LE(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::BitmapState>), 112u);
-  EXPECT_LE(sizeof(hal::ReceiverSlot), 16u);
+  EXPECT_LE(sizeof(hal::ReceiverSlot), 20u);
   EXPECT_LT(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::EcmpState>),
             sizeof(hal::SenderSlot<nicc::hpcc::State, sp::RepsState>));
 }
