@@ -422,7 +422,7 @@ class ParamAttributeTest : public TestCase
             }
         });
         NS_TEST_EXPECT_MSG_GT(attributes, 30u, "every table's rows");
-        NS_TEST_EXPECT_MSG_EQ(backend, 6u, "line rate (driver, dcqcn, hpcc, nscc), flow label, base port");
+        NS_TEST_EXPECT_MSG_EQ(backend, 7u, "line rate (driver, dcqcn, hpcc, nscc, rccc), flow label, base port");
 
         // Profiles take the registry's spellings only.
         Ptr<NiccNic> nic = CreateObject<NiccNic>();
@@ -436,6 +436,11 @@ class ParamAttributeTest : public TestCase
         nic->SetAttribute("EcnRuleProfile", StringValue("ecn-nscc"));
         NS_TEST_EXPECT_MSG_EQ(nic->Install(m_dev, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(nic->GetDriverConfig().ecn_rule.change_path_on_low_delay, 1u, "ecn-nscc");
+        // nscc+rccc is not hosted yet: refused by name, not run without credits.
+        nic = CreateObject<NiccNic>();
+        nic->SetAttribute("CongestionControl", StringValue("nscc+rccc"));
+        NS_TEST_EXPECT_MSG_EQ(nic->Install(m_dev, &err), false, "nscc+rccc refused");
+        NS_TEST_EXPECT_MSG_NE(err.find("'nscc+rccc' is not hosted"), std::string::npos, err);
         m_dev = nullptr;
         Simulator::Destroy();
     }

@@ -20,6 +20,7 @@
 #include "nicc/int_codec.h"
 #include "nicc/nscc.h"
 #include "nicc/params.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 
 namespace nicc_vectors {
@@ -89,6 +90,27 @@ bool NsccParams(const VectorFile& v, std::ostringstream& o, std::string* why) {
                       why);
 }
 
+// nscc+rccc: the port's RCCC rows, and its one sender's NSCC rows (NSCC's
+// uec-default; `param nscc.NAME`, and RCCC's line rate, which the sender
+// shares).
+bool RcccParams(const VectorFile& v, std::ostringstream& o, std::string* why) {
+  namespace rc = nicc::rccc;
+  VectorFile port = v, sender = v;
+  port.params.clear();
+  sender.params.clear();
+  for (const auto& kv : v.params) {
+    if (kv.first.rfind("nscc.", 0) == 0) {
+      sender.params.emplace_back(kv.first.substr(5), kv.second);
+    } else {
+      port.params.push_back(kv);
+      if (kv.first == "line_rate_mbps") sender.params.push_back(kv);
+    }
+  }
+  return ProfileLines(port, rc::kParamTable, [](int32_t i) { return rc::Params::Of(static_cast<rc::Profile>(i)); },
+                      o, why) &&
+         TableLines(sender, nicc::nscc::kParamTable, nicc::nscc::Params::UecDefault(), o, why);
+}
+
 bool EcnPathParams(const VectorFile& v, std::ostringstream& o, std::string* why) {
   namespace ep = nicc::ecn_path;
   return ProfileLines(v, ep::kParamTable, [](int32_t i) { return ep::Rule::Of(static_cast<ep::Profile>(i)); }, o,
@@ -113,7 +135,9 @@ bool SprayParams(const VectorFile& v, std::ostringstream& o, std::string* why) {
 struct Step {
   const char* op = "NICC_FW_VEC_OP_EVENT";
   const char* kind = "NICC_FW_EV_TX_DONE";
-  uint64_t bytes = 0, seq = 0, nxt = 0, rtt = 0, ev = 0, ecn = 0, pint = 0, has_pint = 0;
+  uint64_t bytes = 0, seq = 0, nxt = 0, rtt = 0, ev = 0, ecn = 0, pint = 0, has_pint = 0, credit = 0;
+  uint64_t flow = 0;  // nscc+rccc: the receiver context of rx / close
+  bool grant = false;  // the step's `credit` expectation is the action's grant
   std::string int_ref = "0";  // name of the INT byte array, or 0
   size_t int_len = 0;
 };
@@ -234,6 +258,31 @@ bool NsccEvent(const EventIn& in, Step* s, std::string* why) {
          Arg(in, "rtt", 0xFFFFFFFFu, &s->rtt, why) && Arg(in, "ev", 0xFFFF, &s->ev, why, /*required=*/false);
 }
 
+// nscc+rccc: receivers on one port (rx: the packet's end, payload and the
+// sender's backlog end; close), and the one sender (open at a sequence; ACKs
+// carrying the receiver's credit; NACKs).
+bool RcccEvent(const EventIn& in, Step* s, std::string* why) {
+  const std::string& k = in.e.kind;
+  const uint64_t kMax = 0xFFFFFFFFu;
+  if (k == "rx") {
+    s->kind = "NICC_FW_EV_RX_DATA", s->grant = true;
+    return Arg(in, "flow", 63, &s->flow, why) && Arg(in, "seq", kMax, &s->seq, why) &&
+           Arg(in, "bytes", kMax, &s->bytes, why) && Arg(in, "backlog", kMax, &s->nxt, why);
+  }
+  if (k == "close") return (s->op = "NICC_FW_VEC_OP_RX_CLOSE"), Arg(in, "flow", 63, &s->flow, why);
+  if (k == "open") return (s->op = "NICC_FW_VEC_OP_OPEN"), Arg(in, "seq", kMax, &s->seq, why);
+  if (k == "nack") {
+    s->kind = "NICC_FW_EV_NACK";
+    return Arg(in, "bytes", kMax, &s->bytes, why) && Arg(in, "nxt", kMax, &s->nxt, why);
+  }
+  if (k != "ack") return Unknown(in, why);
+  s->kind = "NICC_FW_EV_ACK";
+  return Arg(in, "seq", kMax, &s->seq, why) && Arg(in, "nxt", kMax, &s->nxt, why) &&
+         Arg(in, "bytes", kMax, &s->bytes, why) && Arg(in, "ecn", 1, &s->ecn, why, false) &&
+         Arg(in, "rtt", kMax, &s->rtt, why, false) && Arg(in, "ev", 0xFFFF, &s->ev, why, false) &&
+         Arg(in, "credit", kMax, &s->credit, why, false);
+}
+
 // The ECN path rule has no event of its own in the C ABI: `send ev=PORT`
 // names a port that nicc_fw_select_ev picks by the spray policy, and a
 // mark's verdict and blamed port are not outputs of nicc_fw_on_event. Its
@@ -263,6 +312,7 @@ const AlgoRow kAlgos[] = {
     {"hpcc-spray", "NICC_FW_CC_HPCC_SPRAY", HpccParams, HpccSprayEvent},
     {"spray", "NICC_FW_CC_NONE", SprayParams, SprayEvent},
     {"nscc", "NICC_FW_CC_NSCC", NsccParams, NsccEvent},
+    {"rccc", "NICC_FW_CC_NSCC_RCCC", RcccParams, RcccEvent},
     {"ecn_path", "NICC_FW_CC_DCQCN", EcnPathParams, EcnPathEvent},  // the rule applies to CNPs
 };
 
@@ -308,10 +358,11 @@ uint32_t FlagBits(const std::string& text, bool* ok) {
 
 // The step's expectations that the C API can observe: the action's flags,
 // timer and ev (a select's port, or the port a change_ev moves off), the
-// flow's rate and window, the call's status. Internal state (alpha_q20,
-// u_q20, stage, avg_delay_ns ...) is the host runner's to check.
-bool Expectations(const Event& e, std::ostringstream& o, std::string* why) {
-  uint32_t check = 0, flags = 0, rate = 0, rate_tol = 0, win = 0, win_tol = 0, ev = 0, timer = 0;
+// flow's rate and window, the call's status, a receiver's credit grant.
+// Internal state (alpha_q20, u_q20, stage, avg_delay_ns, RCCC's share and
+// the sender's credit ...) is the host runner's to check.
+bool Expectations(const Event& e, const Step& s, std::ostringstream& o, std::string* why) {
+  uint32_t check = 0, flags = 0, rate = 0, rate_tol = 0, win = 0, win_tol = 0, ev = 0, timer = 0, credit = 0;
   int status = 0;
   for (const Expectation& x : e.expects) {
     bool ok = true;
@@ -321,10 +372,11 @@ bool Expectations(const Event& e, std::ostringstream& o, std::string* why) {
     else if (x.field == "ev") check |= 8, ev = static_cast<uint32_t>(x.value);
     else if (x.field == "timer_ns") check |= 16, timer = static_cast<uint32_t>(x.value);
     else if (x.field == "status") check |= 32, status = StatusCode(x.text), ok = status >= 0;
+    else if (x.field == "credit" && s.grant) check |= 64, credit = static_cast<uint32_t>(x.value);
     if (!ok) return Fail(why, "line " + std::to_string(x.line) + ": cannot express '" + x.text + "' in C");
   }
   o << check << "u, " << flags << "u, " << status << ", " << rate << "u, " << rate_tol << "u, " << win << "u, "
-    << win_tol << "u, " << ev << "u, " << timer << "u";
+    << win_tol << "u, " << ev << "u, " << timer << "u, " << s.flow << "u, " << credit << "u";
   return true;
 }
 
@@ -350,8 +402,8 @@ bool EmitOne(const VectorFile& v, const std::string& var, std::ostringstream& o,
     if (!row->event(EventIn{v, e, id + "_int" + std::to_string(i), decls}, &s, why)) return false;
     steps << "  {" << static_cast<uint32_t>(e.t_ns) << "u, " << s.op << ", {" << s.int_ref << ", " << s.bytes
           << "u, " << s.seq << "u, " << s.nxt << "u, " << s.rtt << "u, " << s.int_len << ", " << s.ev << ", "
-          << s.kind << ", " << s.ecn << ", " << s.pint << ", " << s.has_pint << "}, ";
-    if (!Expectations(e, steps, why)) return false;
+          << s.kind << ", " << s.ecn << ", " << s.pint << ", " << s.has_pint << ", " << s.credit << "u}, ";
+    if (!Expectations(e, s, steps, why)) return false;
     steps << "},\n";
     ++n;
   }

@@ -160,10 +160,10 @@ TEST(VectorRunner, EmitCNscc) {
   // change_ev is bit 6; checks: flags (1) + window (4) + ev (8); window
   // tolerance rel 0.002 of 225000 = 450.
   EXPECT_NE(c.find("{100u, NICC_FW_VEC_OP_EVENT, {0, 4096u, 4096u, 69632u, 12000u, 0, 49152, NICC_FW_EV_ACK, 1, 0, "
-                   "0}, 13u, 64u, 0, 0u, 0u, 225000u, 450u, 49152u, 0u},"),
+                   "0, 0u}, 13u, 64u, 0, 0u, 0u, 225000u, 450u, 49152u, 0u, 0u, 0u},"),
             std::string::npos)
       << c;
-  EXPECT_NE(c.find("{200u, NICC_FW_VEC_OP_EVENT, {0, 4096u, 0u, 73728u, 0u, 0, 0, NICC_FW_EV_NACK, 0, 0, 0}, 0u"),
+  EXPECT_NE(c.find("{200u, NICC_FW_VEC_OP_EVENT, {0, 4096u, 0u, 73728u, 0u, 0, 0, NICC_FW_EV_NACK, 0, 0, 0, 0u}, 0u"),
             std::string::npos)
       << c;
   EXPECT_NE(c.find("nscc_steps, 2u, 0, 0};"), std::string::npos) << c;

@@ -1,7 +1,7 @@
 // nicc/hal/driver.h — the generic driver every backend runs: a sender and a
 // receiver flow table of fixed capacity, and the dispatch of events to the
 // configured congestion control (none, DCQCN, HPCC, HPCC-PINT, NSCC,
-// sprayed HPCC), spray policy
+// sprayed HPCC, NSCC + RCCC), spray policy
 // and ECN path rule.
 //
 // The backend is a compile-time parameter (a facade, as in Pigweed): the
@@ -15,7 +15,8 @@
 // ECMP flow costs 48 B, an HPCC + REPS flow 96 B and a sprayed-HPCC + REPS
 // flow 192 B; AnySenderSlot holds any
 // CC and policy chosen at run time. A receiver slot (DCQCN's notification
-// point and the key) costs 12 B. The tables are separate, each with its own
+// point or RCCC's flow state, and the key) costs 20 B; the driver keeps one
+// RCCC port state (the port it serves). The tables are separate, each with its own
 // capacity.
 //
 //   struct MyNic {
@@ -46,6 +47,7 @@
 #include "nicc/hal/cc_ops.h"
 #include "nicc/hal/driver_config.h"
 #include "nicc/hal/event.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 
 namespace nicc {
@@ -68,6 +70,7 @@ struct SenderRef {
 //   SenderSlot<hpcc::State, spray::RepsState>      96 B
 //   SenderSlot<nscc::State, spray::RepsState>      80 B
 //   SenderSlot<hpcc_spray::State, spray::RepsState> 192 B
+//   SenderSlot<rccc::SenderState, spray::RepsState> 88 B
 //   SenderSlot<AnyCcState, spray::SprayState>      any CC, any policy
 template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
 struct SenderSlot {
@@ -127,12 +130,20 @@ static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sende
 // (DLB, 56 B in the union) + ECN path state + key.
 static_assert(sizeof(AnySenderSlot) <= 232, "any-CC, any-policy sender: <= 232 B");
 
-// A receiver slot: DCQCN's notification point (CNP pacing) and the key.
+// A receiver slot: DCQCN's notification point (CNP pacing) or, when the
+// driver runs nscc+rccc, RCCC's receiving-flow state (credit grants: no CNPs,
+// NSCC reads the ECN echo), and the key. 20 B (12 B before RCCC).
 struct ReceiverSlot {
-  dcqcn::NpState np;
+  union {
+    dcqcn::NpState np;       // cc != nscc+rccc
+    rccc::RxFlowState rccc;  // cc == nscc+rccc
+  };
   uint32_t key;  // the backend's own flow key
 };
-static_assert(sizeof(ReceiverSlot) <= 16, "receiver slot: <= 16 B");
+static_assert(sizeof(ReceiverSlot) <= 20, "receiver slot: <= 20 B (RCCC's 16 B flow state + key)");
+static_assert(sizeof(SenderSlot<rccc::SenderState, spray::RepsState>) <= 88,
+              "NSCC + RCCC + REPS sender: <= 88 B (NSCC + REPS 80 B + credit and snd_una)");
+static_assert(sizeof(SenderSlot<rccc::SenderState, spray::EcmpState>) <= 72, "NSCC + RCCC + ECMP sender: <= 72 B");
 
 // Whether a slot's state types can run a config (its CC and its policy);
 // kUnsupported names "cc" or "policy" otherwise.
@@ -233,22 +244,40 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
 }
 
 inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key) {
-  (void)cfg;
   *r = ReceiverSlot{};
-  dcqcn::NpInit(&r->np);
+  if (cfg.cc == CcKind::kNsccRccc) {
+    rccc::RxInit(&r->rccc);
+  } else {
+    dcqcn::NpInit(&r->np);
+  }
   r->key = key;
 }
 
-// Dispatches one receiver event (kRxData: DCQCN's CNP pacing, whatever the
-// sender's CC); kUnsupported for a sender's event.
-inline Status ReceiverDispatch(const DriverConfig& cfg, ReceiverSlot* r, const Event& e, TimeNs now_ns,
-                               Action* out) {
-  if (e.kind != EventKind::kRxData) {
-    *out = Action::None();
-    return Status::Error(StatusCode::kUnsupported, "event");
+// Dispatches one receiver event (kRxData): DCQCN's CNP pacing, whatever the
+// sender's CC, except nscc+rccc: RCCC's grant on the receiving port `port`
+// (kActGrantCredit on every packet; kUnsupported "port" without one).
+// kUnsupported for a sender's event.
+inline Status ReceiverDispatch(const DriverConfig& cfg, rccc::PortState* port, ReceiverSlot* r, const Event& e,
+                               TimeNs now_ns, Action* out) {
+  *out = Action::None();
+  if (e.kind != EventKind::kRxData) return Status::Error(StatusCode::kUnsupported, "event");
+  if (cfg.cc == CcKind::kNsccRccc) {
+    if (port == nullptr) return Status::Error(StatusCode::kUnsupported, "port");
+    *out = rccc::RxOnData(cfg.rccc, port, &r->rccc, e.seq, e.snd_nxt);
+    return Status::Ok();
   }
   *out = dcqcn::NpOnPacket(cfg.dcqcn, &r->np, e.ecn != 0, now_ns);
   return Status::Ok();
+}
+
+inline Status ReceiverDispatch(const DriverConfig& cfg, ReceiverSlot* r, const Event& e, TimeNs now_ns,
+                               Action* out) {
+  return ReceiverDispatch(cfg, nullptr, r, e, now_ns, out);
+}
+
+// A receiving flow ends: under nscc+rccc an active flow leaves `port`.
+inline void ReceiverClose(const DriverConfig& cfg, rccc::PortState* port, ReceiverSlot* r) {
+  if (cfg.cc == CcKind::kNsccRccc && port != nullptr) rccc::RxClose(port, &r->rccc);
 }
 
 // ---------------------------------------------------------------------------
@@ -336,6 +365,7 @@ class Driver {
     cfg_ = nullptr;
     const Status st = SenderFits<Cc, Spray>(*cfg);
     if (!st.ok()) return st;
+    rccc::PortInit(cfg->rccc, &port_);
     cfg_ = cfg;
     backend_ = backend;
     return Status::Ok();
@@ -366,7 +396,11 @@ class Driver {
   }
 
   Status CloseTx(FlowId id) { return tx_.Give(id); }
-  Status CloseRx(FlowId id) { return rx_.Give(id); }
+  // Closing a receiving flow of nscc+rccc leaves the port's credit pool.
+  Status CloseRx(FlowId id) {
+    if (RxValid(id)) ReceiverClose(*cfg_, &port_, &rx_[id]);
+    return rx_.Give(id);
+  }
 
   // Slow path: finds an open flow by the backend's key (scans the table).
   Status FindTx(uint32_t key, FlowId* out) const { return tx_.Find(key, out); }
@@ -395,7 +429,7 @@ class Driver {
   Status DeliverRx(FlowId id, const Event& e, TimeNs now_ns) {
     if (!RxValid(id)) return Status::Error(StatusCode::kNotFound, "flow");
     Action a;
-    const Status st = ReceiverDispatch(*cfg_, &rx_[id], e, now_ns, &a);
+    const Status st = ReceiverDispatch(*cfg_, &port_, &rx_[id], e, now_ns, &a);
     if (a.flags != 0) backend_->ApplyRx(id, a);
     return st;
   }
@@ -420,12 +454,15 @@ class Driver {
   const TxSlot& tx_slot(FlowId id) const { return tx_[id]; }
   const ReceiverSlot& rx_slot(FlowId id) const { return rx_[id]; }
   const DriverConfig& config() const { return *cfg_; }
+  // The receiving port's RCCC credit pool (nscc+rccc).
+  const rccc::PortState& rx_port() const { return port_; }
 
  private:
   const DriverConfig* cfg_ = nullptr;
   Backend* backend_ = nullptr;
   SlotTable<TxSlot, kTxCapacity> tx_;
   SlotTable<ReceiverSlot, kRxCapacity> rx_;
+  rccc::PortState port_{};  // the one receiving port this driver serves (RCCC)
 };
 
 }  // namespace hal

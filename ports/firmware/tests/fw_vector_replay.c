@@ -2,7 +2,8 @@
  * `nicc-vectors --emit-c`) through the C ABI and fails on any mismatch: the
  * build registers it for vectors whose algorithm only the C ABI's dispatch
  * and INT decoding reach this way (sprayed HPCC: the EV of each ACK; NSCC:
- * ACKs with RTT, ECN and snd_nxt, NACKs, change_ev).
+ * ACKs with RTT, ECN and snd_nxt, NACKs, change_ev; nscc+rccc: the port,
+ * several receivers and the ACK's credit).
  *
  *   nicc-vectors --emit-c VECTOR.vec > gen/nicc_vec.h && cc -std=c99 -Igen ...
  */
