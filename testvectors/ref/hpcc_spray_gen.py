@@ -21,12 +21,11 @@ from hpcc_gen import NEAR_TIE, RATE_TOL, U_TOL, WIN_TOL, Path  # noqa: E402
 US = 1000
 # Instructions per `ack` event (x86-64, DecodeIntStack + hpcc_spray::OnAck),
 # by the largest hop count a vector uses. Measured worst event per vector
-# (Release nicc-vectors, GCC 12, callgrind, 2026-12-04, before UpdateHistory
-# was forced inline; the whole set's worst is 594 after): 2 hops one-ev 381,
-# expiry 397, wrap 412; 3 hops path-change 460, hop-count-change 467,
-# evict-lru 479, max-combination 492; 5 hops evict-5hops 589, the random
-# runs (1-5 hops, up to 6 EVs) 603. Bounds ~30% above; 0-1 and 4 hops by
-# the ~70 instructions a hop costs.
+# (Release nicc-vectors, GCC 12, callgrind, 2026-12-03, with the path
+# signal): 2 hops one-ev 387, expiry 404, wrap 426; 3 hops path-change 463,
+# hop-count-change 476, evict-lru 492, path-signal 492, max-combination 505;
+# 5 hops evict-5hops 588, the random runs (1-5 hops, up to 6 EVs) 602.
+# Bounds 26-40% above; 0-1 and 4 hops by the ~70 instructions a hop costs.
 ACK_BOUND = {0: 440, 1: 440, 2: 540, 3: 640, 4: 720, 5: 780}
 
 
