@@ -359,7 +359,8 @@ TEST(HalDriver, HpccSprayPathSignalStopsRepsRecyclingTheLoadedEv) {
   EXPECT_GT(signals_a, 10u) << "the loaded path signals once its U is above eta";
   const sp::RepsState& reps = drv.tx_slot(f).spray;
   ASSERT_EQ(reps.count, sp::kRepsRing) << "B's clean ACKs fill the ring";
-  for (uint32_t j = 0; j < sp::kRepsRing; ++j) EXPECT_EQ(reps.ring[j], 2u) << "only B recycled, slot " << j;
+  for (uint32_t j = 0; j < sp::kRepsRing; ++j)
+    EXPECT_EQ(reps.ring[j], 2u) << "only B recycled, slot " << j;
 }
 
 // INT arrives decoded (event.h): the backend decodes the wire bytes once.
