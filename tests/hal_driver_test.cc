@@ -390,6 +390,46 @@ TEST(HalDriver, HpccSprayAckFeedsThePathOfItsEv) {
   EXPECT_EQ(hp.Init(&cfg, &a_rec).code, nicc::StatusCode::kUnsupported);
 }
 
+// Sprayed HPCC's path signal: an ACK on a path above eta while another path
+// in use is below comes back with change_ev on its EV, and the driver gives
+// REPS kEcn for it (not recycled), as for an ECN mark; the light path's
+// clean ACKs are recycled. Two EVs: A's hop queued 40 kB at line rate, B's
+// at half rate with no queue.
+TEST(HalDriver, HpccSprayPathSignalStopsRepsRecyclingTheLoadedEv) {
+  namespace hs = nicc::hpcc_spray;
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpccSpray, sp::Policy::kReps, 2, false);
+  Recorder rec;
+  hal::Driver<Recorder, hal::SenderSlot<hs::State, sp::RepsState>, 1, 0> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::FlowId f;
+  ASSERT_TRUE(drv.OpenTx(1, 9, &f, 0).ok());
+  const uint16_t ev_a = sp::EvPort(cfg.spray, 1);
+  const uint16_t ev_b = sp::EvPort(cfg.spray, 2);
+  uint32_t signals_a = 0;
+  for (uint32_t i = 0; i < 40; ++i) {
+    const nicc::TimeNs now = 2000 + 1000 * i;
+    const bool loaded = (i & 1u) == 0;
+    nicc::IntStack st{};
+    st.hop_count = 2;
+    for (uint32_t h = 0; h < 2; ++h)
+      st.hops[h] = nicc::IntHop::Make(3, now - 500 + h * 100, (now * 25 / (loaded ? 2 : 4)) / 128,
+                                      loaded && h == 1 ? 40000u / 80 : 0u);
+    hal::Event e = hal::Event::Ack(i * 4096, i * 4096 + 65536, false, loaded ? ev_a : ev_b);
+    e.int_stack = &st;
+    const size_t before = rec.calls.size();
+    ASSERT_TRUE(drv.Deliver(f, e, now).ok());
+    if (rec.calls.size() == before || !rec.calls.back().action.Has(nicc::kActChangeEv)) continue;
+    ASSERT_TRUE(loaded) << "the light path never signals, ACK " << i;
+    EXPECT_EQ(rec.calls.back().action.ev, ev_a);
+    ++signals_a;
+  }
+  EXPECT_GT(signals_a, 10u) << "the loaded path signals once its U is above eta";
+  const sp::RepsState& reps = drv.tx_slot(f).spray;
+  ASSERT_EQ(reps.count, sp::kRepsRing) << "B's clean ACKs fill the ring";
+  for (uint32_t j = 0; j < sp::kRepsRing; ++j)
+    EXPECT_EQ(reps.ring[j], 2u) << "only B recycled, slot " << j;
+}
+
 // INT arrives decoded (event.h): the backend decodes the wire bytes once.
 TEST(HalDriver, HpccAckWithDecodedIntSetsWindow) {
   const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kHpcc, sp::Policy::kEcmp, 0, false);

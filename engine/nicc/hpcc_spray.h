@@ -20,11 +20,14 @@
 //   - e's history is older than history_timeout, or the stack says another
 //     path (HPCC's rules): e's records are reset, U_e kept. No measurement.
 //   - otherwise U_e is updated exactly as HPCC updates U (hpcc.h), and
-//         U = max(U_p over the flow's paths seen within history_timeout)
-//     drives HPCC's window law unchanged.
+//         U = max(U_e, U_p over the flow's other paths heard within T)
+//     drives HPCC's window law unchanged; when U_e > eta and another path
+//     heard within T has U_p <= eta, the action also carries kActChangeEv
+//     with ev = e (the path signal: the driver gives the spray policy kEcn
+//     for e, so REPS stops recycling it).
 // Slots: at most kMaxPaths, and at most kHopRecords / n (records are a pool
 // cut into n-record histories): 4 paths up to 3 hops, 3 at 4 hops, 2 at 5.
-// Work per ACK: the EV lookup and the max over kMaxPaths, the hops once.
+// Work per ACK: the EV lookup, the max and min over kMaxPaths, the hops once.
 //
 // Units as hpcc.h: windows in 1/16 B, U in Q20, NIC time in ns (wrapping).
 #ifndef NICC_HPCC_SPRAY_H_
@@ -61,6 +64,9 @@ struct State {
   uint8_t path_count;                   // slots in use, 0..PathCap(hop_count)
 };
 static_assert(sizeof(State) <= 160, "sprayed-HPCC per-flow budget: 160 B (+ REPS 24 + key 4 <= 192)");
+
+// No other path in use (the path signal's "least loaded other path").
+constexpr uint32_t kNoOtherPath = 0xFFFFFFFFu;
 
 // Path slots a flow with n-hop stacks can keep.
 constexpr uint32_t PathCap(uint32_t n) {
@@ -123,7 +129,7 @@ inline uint32_t FindPath(State* s, uint16_t ev, TimeNs now_ns, bool* fresh) {
 
 // An ACK that came back on EV `ev` with an INT stack. Returns
 // kActSetWindow|kActSetRate when it gave a measurement, nothing otherwise
-// (see the banner).
+// (see the banner), plus kActChangeEv with `ev` for the path signal.
 inline Action OnAck(const hpcc::Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_nxt, uint16_t ev,
                     const IntStack& int_stack, TimeNs now_ns) {
   const uint32_t n = int_stack.hop_count;
@@ -155,14 +161,28 @@ inline Action OnAck(const hpcc::Config& cfg, State* s, uint32_t ack_seq, uint32_
     return Action::None();
   }
   if (r == hpcc::detail::Sample::kNone) return Action::None();
-  // Max over the live paths (this one included): the most loaded path the
-  // flow still uses sets the window.
-  uint32_t u = s->path_u_q20[p];
+  // Max over the paths in use (heard within T, this one included): the most
+  // loaded path the flow sends on sets the window. The least loaded other
+  // path in use decides the path signal.
+  const uint32_t up = s->path_u_q20[p];
+  uint32_t u = up;
+  uint32_t u_other = kNoOtherPath;
   for (uint32_t q = 0; q < kMaxPaths && q < s->path_count; ++q) {
-    if (ElapsedNs(now_ns, s->path_last_ns[q]) <= cfg.history_ns) u = u > s->path_u_q20[q] ? u : s->path_u_q20[q];
+    if (q == p || ElapsedNs(now_ns, s->path_last_ns[q]) > cfg.t_ns) continue;
+    const uint32_t uq = s->path_u_q20[q];
+    u = MaxU32(u, uq);
+    u_other = MinU32(u_other, uq);
   }
   s->u_q20 = u;
-  return hpcc::detail::ApplyWindowLaw(cfg, s, ack_seq, snd_nxt);
+  Action a = hpcc::detail::ApplyWindowLaw(cfg, s, ack_seq, snd_nxt);
+  // The path signal: this path is above HPCC's target and another in use is
+  // not, so the spray policy moves traffic off it (kActChangeEv on this EV:
+  // the driver gives the policy kEcn for it, as for an ECN mark).
+  if (up > cfg.eta_q20 && u_other <= cfg.eta_q20) {
+    a.flags = static_cast<uint8_t>(a.flags | kActChangeEv);
+    a.ev = ev;
+  }
+  return a;
 }
 
 }  // namespace hpcc_spray

@@ -26,14 +26,15 @@
  *     20 agg, 16 core, 32 MB buffers), 1:1 at every tier, and cross-pod
  *     traffic crosses 5 switches with ECMP width 4 at ToR and aggregation.
  *   - sprayed HPCC (cc=hpcc-spray, REPS over 4 EVs, every ACK's INT to the
- *     engine) on the permutation's leaf-spine, seed 1, runs 1-3, against
- *     HPCC on ECMP and HPCC + REPS hearing one EV (int_single_path): its p99
- *     switch queue two packets (2116-2232 B) against ECMP HPCC's one
- *     (1058-1066 B), 2.03x over the runs, asserted <= 2.5x; 0.05 of
- *     single-path HPCC + REPS's over the runs (25-56 KB), asserted < 0.25;
- *     its throughput is below both (0.45-0.48 against 0.53-0.58 and
- *     0.60-0.67), asserted only >= 0.40 (docs/hpcc.md, "Sprayed HPCC in the
- *     HAL, the C ABI and ns-3", says why).
+ *     engine, the path signal to REPS) on the permutation's leaf-spine, seed
+ *     1, runs 1-3, against HPCC on ECMP and HPCC + REPS hearing one EV
+ *     (int_single_path): throughput 0.717 / 0.674 / 0.662, asserted > 0.62
+ *     in every run and, over the runs, >= 0.95 of single-path HPCC + REPS's
+ *     (0.602 / 0.670 / 0.627; measured 1.08); its p99 switch queue four to
+ *     five packets (4232-5290 B), asserted <= 8000 B in every run, <= 6x
+ *     ECMP HPCC's (1058-1066 B; measured 4.3x over the runs) and < 0.25 of
+ *     single-path HPCC + REPS's (25-56 KB; measured 0.11). The aim of 0.9
+ *     of ideal is not reached (docs/hpcc.md, "The permutation test").
  * Throughput = permutation goodput from warmup_us to the end over the ideal
  * goodput (line rate less header and ACK bytes). ~13 s in total.
  *
@@ -111,8 +112,9 @@ class SprayedHpccPermutationTest : public TestCase
 {
   public:
     SprayedHpccPermutationTest()
-        : TestCase("permutation, REPS over 4 EVs: hpcc-spray's p99 queue near ECMP HPCC's (<= 2.5x), "
-                   "under 0.25 of single-path HPCC + REPS's; seed 1, RngRun 1-3")
+        : TestCase("permutation, REPS over 4 EVs: hpcc-spray's throughput >= 0.95 of single-path HPCC + "
+                   "REPS's with a p99 queue of a few packets (<= 6x ECMP HPCC's, < 0.25 of single-path "
+                   "HPCC + REPS's); seed 1, RngRun 1-3")
     {
     }
 
@@ -144,6 +146,8 @@ class SprayedHpccPermutationTest : public TestCase
         double ecmpQ = 0;
         double singleQ = 0;
         double sprayQ = 0;
+        double singleT = 0;
+        double sprayT = 0;
         for (uint32_t run = 1; run <= runs; ++run)
         {
             const Figures ecmp = Run("hpcc", "ecmp", run, &err);
@@ -151,19 +155,27 @@ class SprayedHpccPermutationTest : public TestCase
             const Figures spray = Run("hpcc-spray", "reps", run, &err);
             NS_TEST_ASSERT_MSG_EQ(err.empty(), true, err);
             NS_TEST_EXPECT_MSG_GT(ecmp.q99, 0.0, "ECMP HPCC: some queue, run " << run);
-            NS_TEST_EXPECT_MSG_GT(spray.throughput, 0.40, "hpcc-spray throughput floor, run " << run);
+            // Measured 0.717 / 0.674 / 0.662 (0.45-0.48 without the path signal).
+            NS_TEST_EXPECT_MSG_GT(spray.throughput, 0.62, "hpcc-spray throughput floor, run " << run);
             NS_TEST_EXPECT_MSG_LT(spray.throughput, 1.01, "no faster than the line rate, run " << run);
             NS_TEST_EXPECT_MSG_EQ(spray.drops, 0u, "lossless, run " << run);
+            // A few packets: measured 5290 / 4232 / 4232 B.
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(spray.q99, 8000.0, "hpcc-spray p99 queue, run " << run);
             ecmpQ += ecmp.q99;
             singleQ += single.q99;
             sprayQ += spray.q99;
+            singleT += single.throughput;
+            sprayT += spray.throughput;
         }
-        // Two packets against one: measured 2.03x over the runs (1.98, 2.09,
-        // 2.00), so the aim of 2x is asserted with a quarter's margin.
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(sprayQ, 2.5 * ecmpQ, "hpcc-spray p99 queue vs ECMP HPCC's, mean of the runs");
+        // The issue's second aim: within 5% of single-path HPCC + REPS
+        // (measured 1.08 of it over the runs).
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(sprayT, 0.95 * singleT, "hpcc-spray throughput vs single-path HPCC + REPS");
+        // Four to five packets against ECMP HPCC's one: measured 4.3x over
+        // the runs (4.96, 3.97, 4.00).
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(sprayQ, 6.0 * ecmpQ, "hpcc-spray p99 queue vs ECMP HPCC's, mean of the runs");
         // Single-path HPCC + REPS hears one of its four paths: its queue
         // depends on where the others land (3-56 KB over permutations seen),
-        // so the mean is compared (measured 0.05).
+        // so the mean is compared (measured 0.11).
         NS_TEST_EXPECT_MSG_LT(sprayQ, 0.25 * singleQ, "hpcc-spray p99 queue vs single-path HPCC + REPS, mean");
     }
 };

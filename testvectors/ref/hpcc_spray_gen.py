@@ -21,12 +21,11 @@ from hpcc_gen import NEAR_TIE, RATE_TOL, U_TOL, WIN_TOL, Path  # noqa: E402
 US = 1000
 # Instructions per `ack` event (x86-64, DecodeIntStack + hpcc_spray::OnAck),
 # by the largest hop count a vector uses. Measured worst event per vector
-# (Release nicc-vectors, GCC 12, callgrind, 2026-12-04, before UpdateHistory
-# was forced inline; the whole set's worst is 594 after): 2 hops one-ev 381,
-# expiry 397, wrap 412; 3 hops path-change 460, hop-count-change 467,
-# evict-lru 479, max-combination 492; 5 hops evict-5hops 589, the random
-# runs (1-5 hops, up to 6 EVs) 603. Bounds ~30% above; 0-1 and 4 hops by
-# the ~70 instructions a hop costs.
+# (Release nicc-vectors, GCC 12, callgrind, 2026-12-03, with the path
+# signal): 2 hops one-ev 387, expiry 404, wrap 426; 3 hops path-change 463,
+# hop-count-change 476, evict-lru 492, path-signal 492, max-combination 505;
+# 5 hops evict-5hops 588, the random runs (1-5 hops, up to 6 EVs) 602.
+# Bounds 26-40% above; 0-1 and 4 hops by the ~70 instructions a hop costs.
 ACK_BOUND = {0: 440, 1: 440, 2: 540, 3: 640, 4: 720, 5: 780}
 
 
@@ -71,6 +70,8 @@ def spray_vector(name, profile, comment, events, seed=0, brief=False, **override
         flags, status = m.on_stack(t, seq, nxt, ev, hpcc_ref.encode_stack(mult, recs))
         assert m.margin >= NEAR_TIE, (name, idx, m.margin, m.margin_what)
         vec.add(f"expect flags {flags_text(flags)}")
+        if "change_ev" in flags:
+            vec.add(f"expect ev {m.ev_out}")
         vec.add(f"expect window_bytes {m.window_bytes()}")
         vec.add(f"expect rate_kbps {round(m.rate_kbps())}")
         vec.add(f"expect stage {m.stage} exact")
@@ -244,9 +245,32 @@ changes and every path is dropped, so each 3-hop EV starts again.""", f.events))
     f.ack(1, 2 * US, util=1.0, qlen=60000)      # expired: reset, U_1 kept
     f.ack(1, 2 * US, util=1.0, qlen=60000)
     vs.append(spray_vector("expiry", "hpcc-paper", """\
-EV 1 (loaded) falls silent for longer than history_timeout: once expired
-its U no longer counts in the max and the flow follows EV 2; EV 1's next
-ACK resets its history and keeps its U.""", f.events))
+EV 1 (loaded) falls silent for longer than history_timeout: after T
+without an ACK its U no longer counts in the max and the flow follows
+EV 2; once expired, EV 1's next ACK resets its history and keeps its U.
+While both are heard, EV 1's ACKs carry the path signal (change_ev).""", f.events))
+
+    # -- the path signal: change_ev on a path above eta ---------------------
+    f = SprayFlow(_paths([1, 2, 3], [3, 3, 3]))
+    for _ in range(8):                          # EV 1 loaded, EVs 2 and 3 light
+        for ev in (1, 2, 3):
+            f.ack(ev, 3 * US, util=1.0 if ev == 1 else 0.5, qlen=40000 if ev == 1 else 0)
+    for _ in range(8):                          # every path loaded: nowhere better
+        for ev in (1, 2, 3):
+            f.ack(ev, 3 * US, util=1.0, qlen=40000)
+    for _ in range(4):                          # EV 3 light again
+        for ev in (1, 2, 3):
+            f.ack(ev, 3 * US, util=1.0 if ev != 3 else 0.3, qlen=40000 if ev != 3 else 0)
+    for _ in range(8):                          # EV 3 only: the others leave the max
+        f.ack(3, 3 * US, util=0.3, qlen=0)
+    f.ack(1, 3 * US, util=1.0, qlen=40000)      # EV 1 back: above eta, EV 3 below
+    vs.append(spray_vector("path-signal", "hpcc-paper", """\
+Three EVs over 3 hops. While EV 1's path is above eta and EVs 2 and 3 are
+below, EV 1's ACKs carry change_ev with ev 1 (the spray policy moves off
+it); when every path is loaded none does; when EV 3 gets light again EVs 1
+and 2 signal. EV 3 alone for more than T: EVs 1 and 2 leave the max and
+U follows EV 3; EV 1's next ACK measures above eta with EV 3 below: the
+signal.""", f.events))
 
     # -- wraps: 24-bit ts, 20-bit tx, NIC clock and sequence numbers -------
     paths = {ev: Path([3, 4], ts=[2 ** 24 - 9000 + ev, 2 ** 24 - 4000 - ev],

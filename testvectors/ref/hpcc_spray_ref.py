@@ -3,9 +3,15 @@
 Independent of the engine (engine/nicc/hpcc_spray.h): written from the
 HPCC paper (Li et al., SIGCOMM 2019, Algorithm 1) applied to each path's own
 INT history, and from the combination rule of docs/hpcc.md ("Sprayed
-HPCC"): U = the maximum of the per-path U over the paths heard from within
-history_timeout. The window law, the parameters and the wire format are
-those of the single-path model (hpcc_ref.py), which this one extends.
+HPCC"): U = the maximum of the measured path's U and the U of the other
+paths heard from within the base RTT T (the paths the flow sends on). The
+window law, the parameters and the wire format are those of the
+single-path model (hpcc_ref.py), which this one extends.
+
+The path signal (docs/hpcc.md, "The path signal"): when the measured path's
+U is above eta while some other path heard from within T is at or below
+eta, the ACK also asks the spray policy to move off this EV: the flag
+change_ev with the ACK's EV (self.ev_out).
 
 A path is an entropy value (EV, the UDP source port the ACK reports). At
 most 4 paths, and at most 12 // n with n-hop stacks; a new EV beyond that
@@ -40,6 +46,7 @@ class SpraySender(hpcc_ref.Sender):
         self.paths = []        # slot order
         self.n = None
         self.mult = None
+        self.ev_out = None     # the EV of the last change_ev
 
     def clone(self):
         c = SpraySender.__new__(SpraySender)
@@ -120,5 +127,15 @@ class SpraySender(hpcc_ref.Sender):
         u, d = got
         tau = min(d, self.t)
         path.u = min(path.u * (1.0 - tau / self.t) + u * tau / self.t, U_CAP)
-        self.u = max(q.u for q in self.paths if q is path or elapsed_ns(now, q.last) <= self.timeout_ns)
-        return self._window_law(ack_seq, snd_nxt)
+        # The other paths in use: an ACK within the last T (integer ns).
+        others = [q.u for q in self.paths if q is not path and elapsed_ns(now, q.last) <= self.t]
+        self.u = max([path.u] + others)
+        flags = self._window_law(ack_seq, snd_nxt)
+        if others:
+            self._note((path.u - self.eta) / self.eta, "path U vs eta")
+            if path.u > self.eta:
+                self._note((min(others) - self.eta) / self.eta, "other path U vs eta")
+                if min(others) <= self.eta:
+                    flags = flags | {"change_ev"}
+                    self.ev_out = ev
+        return flags

@@ -369,6 +369,7 @@ class Runner {
       out.num["rate_kbps"] = multi ? nicc::hpcc_spray::RateKbps(cfg, ms) : hp::RateKbps(cfg, s);
       out.num["u_q20"] = multi ? ms.u_q20 : s.u_q20;
       out.num["stage"] = multi ? ms.stage : s.stage;
+      if (a.Has(nicc::kActChangeEv)) out.num["ev"] = a.ev;  // hpcc-spray's path signal
       Check(e, index, out);
     }
     return true;

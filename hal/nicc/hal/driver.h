@@ -206,7 +206,10 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
       if (!st.ok()) break;
       if (s.path != nullptr) ecn_path::OnRtt(s.path, e.rtt_ns);
       if (e.ev != 0) {
-        const spray::Feedback kind = e.ecn ? spray::Feedback::kEcn : spray::Feedback::kGood;
+        // A CC's change_ev on this ACK's EV (NSCC: marked at low delay;
+        // sprayed HPCC: the path's U above eta) is the policy's kEcn too.
+        const bool marked = e.ecn != 0 || (a.Has(kActChangeEv) && a.ev == e.ev);
+        const spray::Feedback kind = marked ? spray::Feedback::kEcn : spray::Feedback::kGood;
         spray::OnFeedback(cfg.spray, s.spray, e.ev, kind, e.rtt_ns, now_ns);
       }
       break;

@@ -129,7 +129,7 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
       st = nicc_fw_on_rx_port_event(&cfg, &port, &rx[rxi], &s->event, s->t_ns, &a);
     } else {
       st = nicc_fw_on_event(&cfg, &flow, &s->event, s->t_ns, &a);
-      got_ev = a.ev; /* NSCC change_ev: the port to move off */
+      got_ev = a.ev; /* with change_ev: the entropy value to move off */
     }
     if ((s->check & NICC_FW_CHECK_CREDIT) && a.window_bytes != s->credit) {
       report(ctx, i, "credit", s->credit, a.window_bytes);
