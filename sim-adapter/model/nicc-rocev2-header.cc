@@ -116,7 +116,7 @@ NiccRoceHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_aux);
     i.WriteHtonU16(m_payloadSize);
     i.WriteU8(m_hasPint ? m_pint : 0);
-    i.WriteU8(0);
+    i.WriteU8(m_cc);
     if (m_hasSack)
     {
         i.WriteHtonU64(m_sack);
@@ -153,7 +153,7 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     m_aux = i.ReadNtohU32();
     m_payloadSize = i.ReadNtohU16();
     m_pint = i.ReadU8();
-    i.ReadU8();
+    m_cc = i.ReadU8();
     m_sack = m_hasSack ? i.ReadNtohU64() : 0;
     if (m_hasInt)
     {

@@ -21,9 +21,11 @@
  *   12 sport (entropy) | 14 dport (4791) | 16 qpn | 20 psn |
  *   24 aux (ACK/NACK PSN, CNP qpn, ...) | 28 payloadSize |
  *   30 PINT utilisation code (HPCC-PINT: the largest of the hops', one byte,
- *   nicc/int_codec.h) | 31 reserved | [32 SACK bitmap: 8 bytes, with flag
+ *   nicc/int_codec.h) | 31 cc (DATA: the sender's congestion control, a
+ *   nicc::hal::CcKind code, so the receiver serves the flow as its CC needs;
+ *   0 otherwise) | [32 SACK bitmap: 8 bytes, with flag
  *   bit 5] | [then the INT stack: 2 + 8 * hops bytes]
- * HPCC-PINT's code rides in the reserved bytes: it adds no wire bytes.
+ * HPCC-PINT's code and the cc byte ride in what was reserved: no wire bytes.
  * Trimmed flag: on DATA, a switch cut the payload off (payloadSize keeps
  * the original length, the packet is the header only); on NACK, the NACK
  * answers a trimmed packet whose PSN is in `psn`. SACK bitmap (NACK, with
@@ -112,6 +114,9 @@ class NiccRoceHeader : public Header
     uint32_t GetAux() const { return m_aux; }
     void SetPayloadSize(uint16_t bytes) { m_payloadSize = bytes; }
     uint16_t GetPayloadSize() const { return m_payloadSize; }
+    /// DATA: the sender's congestion control (a nicc::hal::CcKind code).
+    void SetCc(uint8_t code) { m_cc = code; }
+    uint8_t GetCc() const { return m_cc; }
 
     /// Trimmed flag (DATA: payload cut by a switch; NACK: answers a trim).
     void SetTrimmed(bool trimmed) { m_trimmed = trimmed; }
@@ -176,6 +181,7 @@ class NiccRoceHeader : public Header
     bool m_hasSack{false};
     uint64_t m_sack{0};
     uint8_t m_pint{0};
+    uint8_t m_cc{0};
     uint8_t m_priority{0};
     uint8_t m_opFlags{0};
     uint32_t m_src{0};
