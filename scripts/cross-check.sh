@@ -92,7 +92,7 @@ report="$out/footprint.txt"
         declare -A sz=()
         while read -r _ hex _ sym; do sz[$sym]=$((16#$hex)); done < <("$nm" -S "$obj" | grep -E ' nicc_(slot|fw)_')
         printf '  %-10s' "cc"; for pol in ecmp ops bitmap reps plb dlb; do printf ' %9s' "$pol"; done; echo
-        for cc in none dcqcn hpcc nscc hpcc_spray; do
+        for cc in none dcqcn hpcc nscc hpcc_spray nscc_rccc; do
           printf '  %-10s' "$cc"
           for pol in ecmp ops bitmap reps plb dlb; do
             printf ' %9s' "${sz[nicc_slot_tx_${cc}_$pol]}/${sz[nicc_fw_tx_${cc}_$pol]}"
@@ -100,6 +100,7 @@ report="$out/footprint.txt"
           echo
         done
         echo "  any-CC any-policy sender slot ${sz[nicc_slot_tx_any_any]}; receiver slot ${sz[nicc_slot_rx]} / C ABI ${sz[nicc_fw_rx]}"
+        echo "  RCCC: port ${sz[nicc_slot_rccc_port]} / C ABI ${sz[nicc_fw_port_bytes]}; receiving flow ${sz[nicc_slot_rccc_rx]}"
         unset sz
       fi
     done

@@ -126,7 +126,10 @@ TEST(HalDriver, SlotSizesPerComposition) {
   EXPECT_LE(sizeof(hal::SenderSlot<dq::RpState, sp::EcmpState>), 48u);
   EXPECT_LE(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::RepsState>), 112u);
   EXPECT_LE(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::BitmapState>), 112u);
-  EXPECT_LE(sizeof(hal::ReceiverSlot), 16u);
+  EXPECT_LE(sizeof(hal::ReceiverSlot), 24u);  // RCCC flow state + key + the sender's kind
+  EXPECT_LE(sizeof(hal::SenderSlot<nicc::rccc::SenderState, sp::RepsState>), 88u);
+  EXPECT_LE(sizeof(nicc::rccc::PortState), 64u);
+  EXPECT_LE(sizeof(nicc::rccc::RxFlowState), 32u);
   EXPECT_LT(sizeof(hal::SenderSlot<nicc::hpcc::State, sp::EcmpState>),
             sizeof(hal::SenderSlot<nicc::hpcc::State, sp::RepsState>));
 }
@@ -206,6 +209,70 @@ TEST(HalDriver, ReceiverSendsPacedCnps) {
   EXPECT_EQ(rec.rx_calls[0].flow, f);
   EXPECT_EQ(rec.rx_calls[0].action.flags, nicc::kActSendCnp);
   EXPECT_EQ(rec.rx_calls[1].action.flags, nicc::kActSendCnp);
+}
+
+// nscc+rccc: the driver's one port shares its credit pool (one BDP, 150000 B)
+// among the receiving flows with backlog; each data packet's grant goes to
+// ApplyRx with kActGrantCredit; a sender's window is bounded by the credit
+// its ACKs carry.
+TEST(HalDriver, RcccReceiverGrantsSharesOfThePortsPool) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kNsccRccc, sp::Policy::kReps, 3, false);
+  EXPECT_EQ(cfg.rccc.pool_bytes, 150000u);
+  Recorder rec;
+  hal::Driver<Recorder, hal::SenderSlot<nicc::rccc::SenderState, sp::RepsState>, 2, 4> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::FlowId r[3];
+  for (uint32_t i = 0; i < 3; ++i) ASSERT_TRUE(drv.OpenRx(10 + i, &r[i]).ok());
+  const uint32_t backlog = 1u << 24;
+  ASSERT_TRUE(drv.DeliverRx(r[0], hal::Event::RxData(false, 4096, 4096, backlog), 0).ok());
+  ASSERT_EQ(rec.rx_calls.size(), 1u);
+  EXPECT_EQ(rec.rx_calls[0].action.flags, nicc::kActGrantCredit);
+  EXPECT_EQ(rec.rx_calls[0].action.window_bytes, 4096u + 150000u);
+  ASSERT_TRUE(drv.DeliverRx(r[1], hal::Event::RxData(false, 4096, 4096, backlog), 10).ok());
+  EXPECT_EQ(rec.rx_calls[1].action.window_bytes, 4096u + 75000u);
+  ASSERT_TRUE(drv.DeliverRx(r[2], hal::Event::RxData(false, 4096, 4096, backlog), 20).ok());
+  EXPECT_EQ(rec.rx_calls[2].action.window_bytes, 4096u + 50000u);
+  EXPECT_EQ(drv.rx_port().active, 3u);
+  EXPECT_EQ(drv.rx_port().share_bytes, 50000u);
+  // A packet that reaches its backlog end leaves; CloseRx of an active flow too.
+  ASSERT_TRUE(drv.DeliverRx(r[0], hal::Event::RxData(false, 8192, 4096, 8192), 30).ok());
+  EXPECT_EQ(drv.rx_port().active, 2u);
+  EXPECT_EQ(drv.rx_port().share_bytes, 75000u);
+  EXPECT_EQ(rec.rx_calls[3].action.window_bytes, 4096u + 150000u) << "the limit never decreases";
+  ASSERT_TRUE(drv.CloseRx(r[1]).ok());
+  EXPECT_EQ(drv.rx_port().active, 1u);
+  EXPECT_EQ(drv.rx_port().share_bytes, 150000u);
+  ASSERT_TRUE(drv.DeliverRx(r[2], hal::Event::RxData(false, 8192, 4096, backlog), 40).ok());
+  EXPECT_EQ(rec.rx_calls[4].action.window_bytes, 8192u + 150000u);
+  EXPECT_TRUE(rec.calls.empty());
+
+  // The sender: initial credit one BDP from start_seq, then the ACK's credit.
+  hal::FlowId f;
+  ASSERT_TRUE(drv.OpenTx(1, 1, &f, /*start_seq=*/1000).ok());
+  EXPECT_EQ(drv.WindowBytes(f), 150000u) << "min(NSCC 225000, initial credit 150000)";
+  hal::Event ack = hal::Event::Ack(1000 + 4096, 1000 + 65536, false, 0xC001).WithCredit(1000 + 4096 + 50000);
+  ack.bytes = 4096;
+  ack.rtt_ns = 12500;
+  ASSERT_TRUE(drv.Deliver(f, ack, 100).ok());
+  ASSERT_EQ(rec.calls.size(), 1u);
+  EXPECT_TRUE(rec.calls[0].action.Has(nicc::kActSetWindow));
+  EXPECT_EQ(rec.calls[0].action.window_bytes, 150000u - 4096u) << "the initial credit is larger than the grant";
+  ack = hal::Event::Ack(1000 + 8192, 1000 + 65536, false, 0xC001).WithCredit(1000 + 8192 + 200000);
+  ack.bytes = 4096;
+  ack.rtt_ns = 12500;
+  ASSERT_TRUE(drv.Deliver(f, ack, 200).ok());
+  EXPECT_EQ(rec.calls[1].action.window_bytes, 200000u);
+  EXPECT_EQ(drv.WindowBytes(f), 200000u);
+}
+
+TEST(HalDriver, RcccReceiverNeedsItsPort) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kNsccRccc, sp::Policy::kEcmp, 0, false);
+  hal::ReceiverSlot r;
+  hal::ReceiverInit(cfg, &r, 7);
+  nicc::Action a;
+  EXPECT_EQ(hal::ReceiverDispatch(cfg, &r, hal::Event::RxData(false, 4096, 4096, 8192), 0, &a).code,
+            nicc::StatusCode::kUnsupported);
+  EXPECT_EQ(a.flags, 0u);
 }
 
 TEST(HalDriver, SprayPortsFollowThePolicy) {

@@ -1,5 +1,6 @@
 // Footprint probe: the bytes of every sender slot composition (CC none /
-// DCQCN / HPCC / NSCC / sprayed HPCC x each spray policy), of the receiver slot, and of the C
+// DCQCN / HPCC / NSCC / sprayed HPCC / NSCC + RCCC x each spray policy), of the receiver
+// slot, RCCC's port and receiving-flow state, and of the C
 // ABI's contexts per configuration, as the sizes of data symbols.
 // scripts/cross-check.sh compiles this unit freestanding for each firmware
 // target and prints the table from the symbol sizes (`nm -S`), so the report
@@ -11,6 +12,8 @@
 //   nicc_slot_rx                 sizeof(hal::ReceiverSlot)
 //   nicc_fw_tx_<cc>_<policy>     nicc_fw_flow_bytes() of that configuration
 //   nicc_fw_rx                   nicc_fw_rx_flow_bytes()
+//   nicc_slot_rccc_port/_rx      sizeof(rccc::PortState) / sizeof(rccc::RxFlowState)
+//   nicc_fw_port_bytes           NICC_FW_PORT_BYTES
 #include "nicc/hal/driver.h"
 #include "ports/firmware/src/layout.h"
 
@@ -37,6 +40,10 @@ NICC_TX_ROW_(dcqcn, nicc::dcqcn::RpState, kDcqcn)
 NICC_TX_ROW_(hpcc, nicc::hpcc::State, kHpcc)
 NICC_TX_ROW_(nscc, nicc::nscc::State, kNscc)
 NICC_TX_ROW_(hpcc_spray, nicc::hpcc_spray::State, kHpccSpray)
+NICC_TX_ROW_(nscc_rccc, nicc::rccc::SenderState, kNsccRccc)
 NICC_SIZE_(nicc_slot_tx_any_any, sizeof(hal::AnySenderSlot))
 NICC_SIZE_(nicc_slot_rx, sizeof(hal::ReceiverSlot))
 NICC_SIZE_(nicc_fw_rx, nicc::fw::RoundUp(sizeof(hal::ReceiverSlot), 8u))
+NICC_SIZE_(nicc_slot_rccc_port, sizeof(nicc::rccc::PortState))
+NICC_SIZE_(nicc_slot_rccc_rx, sizeof(nicc::rccc::RxFlowState))
+NICC_SIZE_(nicc_fw_port_bytes, NICC_FW_PORT_BYTES)

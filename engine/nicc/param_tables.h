@@ -94,7 +94,9 @@
   A(SendCnp, SEND_CNP, 3, "send_cnp", "send one CNP toward the flow's source")        \
   A(ArmTimer, ARM_TIMER, 4, "arm_timer", "(re)arm the flow's timer to fire at timer_ns") \
   A(CancelTimer, CANCEL_TIMER, 5, "cancel_timer", "cancel the flow's timer") \
-  A(ChangeEv, CHANGE_EV, 6, "change_ev", "path selection: move off entropy value ev (marked at low delay)")
+  A(ChangeEv, CHANGE_EV, 6, "change_ev", "path selection: move off entropy value ev (marked at low delay)") \
+  A(GrantCredit, GRANT_CREDIT, 7, "grant_credit", \
+    "receiver: echo window_bytes as the credit limit (absolute byte sequence) in the ACK of this packet")
 
 /* ---------------------------------------------------------------------------
  * Choices (enumerated selectors): C(Token, C_TOKEN, code, "spelling", doc)
@@ -105,7 +107,8 @@
   C(Hpcc, HPCC, 2, "hpcc", "HPCC: window-based, INT-driven")                     \
   C(HpccPint, HPCC_PINT, 3, "hpcc-pint", "HPCC with one PINT utilisation code per ACK") \
   C(Nscc, NSCC, 4, "nscc", "UEC NSCC: window-based, ECN and queueing delay per ACK, quick adapt on NACK/trim") \
-  C(HpccSpray, HPCC_SPRAY, 5, "hpcc-spray", "HPCC for sprayed flows: one INT history per entropy value (up to 4 paths), U = their maximum")
+  C(HpccSpray, HPCC_SPRAY, 5, "hpcc-spray", "HPCC for sprayed flows: one INT history per entropy value (up to 4 paths), U = their maximum") \
+  C(NsccRccc, NSCC_RCCC, 6, "nscc+rccc", "UEC NSCC bounded by RCCC receiver credit: window = min(NSCC window, credit granted - snd_una)")
 
 #define NICC_SPRAY_POLICIES(C)                                                            \
   C(Ecmp, ECMP, 0, "ecmp", "one fixed entropy value (the flow's own port)")               \
@@ -236,6 +239,24 @@
   P(qa_threshold_mult, Count, 1, 16, (4), 0, "quick adapt also when queueing delay > this x target") \
   P(adjust_bytes, Bytes, 1, 0x7FFFFFFFu, (33280), 0,                                             \
     "batching: apply the accumulated increase when more than this was ACKed (8 MTU) or a base RTT passed")
+
+/* ---------------------------------------------------------------------------
+ * RCCC (rccc.h): UEC receiver credit CC. The receiver shares a credit pool
+ * of one BDP (line rate x base RTT) among its active senders; a sender
+ * starts with one BDP of speculative credit (htsim eqds.cpp / uec.cpp:
+ * _speculative_credit = _maxwnd) (docs/rccc.md).
+ * ------------------------------------------------------------------------ */
+#define NICC_RCCC_PROFILES(R) \
+  R(UecDefault, "uec-default", "a 100G port on a 12 us fabric: pool = one BDP (150000 B), one BDP of initial credit")
+
+#define NICC_RCCC_PARAMS(P)                                                                        \
+  P(line_rate_mbps, Mbps, 1, NICC_MAX_LINE_RATE_MBPS, (100000), NICC_PARAM_BACKEND,               \
+    "receiving port speed: credit pool = line rate x base_rtt_ns x pool_pct")                     \
+  P(base_rtt_ns, Ns, 1000, 1000000, (12000), 0, "the fabric's unloaded RTT: the pool is this many ns at line rate") \
+  P(pool_pct, Percent, 1, 400, (100), 0, "credit pool as a share of the BDP; the active senders share it") \
+  P(initial_credit_bytes, Bytes, 0, 1073741824u, (150000), 0,                                    \
+    "speculative bytes a sender may send before its first grant (one BDP); <= 2^30")             \
+  P(mss_bytes, Bytes, 256, 9216, (4096), 0, "the least credit an active sender is granted; <= the pool")
 
 /* ---------------------------------------------------------------------------
  * Spray path selection (spray.h): the fields every policy reads, then one

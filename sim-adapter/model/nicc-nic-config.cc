@@ -127,11 +127,14 @@ Target(const nicc::ParamTable<P>& /*table*/, const Tuple& targets)
 // Congestion controls the NIC model implements: every kCcKinds entry
 // (hpcc-pint gets its codes from the switches' PINT stamping,
 // NiccSwitchNode; nscc its RTT samples, acked bytes, ECN echoes and
-// NACK/trim events from NiccQpSender and NiccNic::OnAck, docs/nscc.md).
+// NACK/trim events from NiccQpSender and NiccNic::OnAck, docs/nscc.md),
+// except nscc+rccc: its receivers grant credit in the ACKs and its data
+// packets carry the sender's backlog end, which the NIC does not do yet
+// (docs/rccc.md), so it is refused rather than run without its signals.
 bool
 NicSupports(nicc::hal::CcKind cc)
 {
-    return static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount;
+    return static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount && cc != nicc::hal::CcKind::kNsccRccc;
 }
 
 // "none, dcqcn, hpcc, ...": the kCcKinds the NIC implements.
@@ -310,6 +313,11 @@ NiccNicConfig::Compile(uint32_t lineMbps,
     };
     using nicc::hal::CcKind;
     const int32_t ccIndex = nicc::host::FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
+    if (ccIndex >= 0 && nicc::hal::kCcKinds[ccIndex].code == static_cast<uint32_t>(CcKind::kNsccRccc))
+    {
+        return fail("CongestionControl: 'nscc+rccc' is not hosted by the ns-3 NIC yet (engine, C ABI "
+                    "and vectors only; docs/rccc.md); use one of " + SupportedCcList());
+    }
     if (ccIndex < 0 || !NicSupports(static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code)))
     {
         return fail("CongestionControl: '" + ccName + "' is not one of " + SupportedCcList());
@@ -354,8 +362,10 @@ NiccNicConfig::Compile(uint32_t lineMbps,
         nicc::ecn_path::Rule::Of(static_cast<nicc::ecn_path::Profile>(eProfile));
     nicc::nscc::Params np = nicc::nscc::Params::UecDefault();
     np.line_rate_mbps = lineMbps;
+    nicc::rccc::Params rp = nicc::rccc::Params::UecDefault();
+    rp.line_rate_mbps = lineMbps;
     nicc::hal::DriverParams driver = nicc::hal::DriverParams::Of(cc, lineMbps);
-    const auto targets = std::make_tuple(&driver, &dp, &hp, &np, &sp, &rule);
+    const auto targets = std::make_tuple(&driver, &dp, &hp, &np, &rp, &sp, &rule);
     uint32_t index = 0;
     nicc::host::ForEachTable([&](const auto& t) {
         auto* p = Target(t, targets);
@@ -368,7 +378,7 @@ NiccNicConfig::Compile(uint32_t lineMbps,
         }
     });
 
-    const nicc::Status st = nicc::hal::InitDriverConfig(driver, dp, hp, np, sp, rule, out);
+    const nicc::Status st = nicc::hal::InitDriverConfig(driver, dp, hp, np, rp, sp, rule, out);
     if (!st.ok())
     {
         const char* field = st.field ? st.field : "?";

@@ -422,7 +422,7 @@ class ParamAttributeTest : public TestCase
             }
         });
         NS_TEST_EXPECT_MSG_GT(attributes, 30u, "every table's rows");
-        NS_TEST_EXPECT_MSG_EQ(backend, 6u, "line rate (driver, dcqcn, hpcc, nscc), flow label, base port");
+        NS_TEST_EXPECT_MSG_EQ(backend, 7u, "line rate (driver, dcqcn, hpcc, nscc, rccc), flow label, base port");
 
         // Profiles take the registry's spellings only.
         Ptr<NiccNic> nic = CreateObject<NiccNic>();

@@ -5,7 +5,7 @@ reference models (floating point, standard library only).
     python3 testvectors/ref/gen.py [--out testvectors/vectors] [--only dcqcn]
 
 Each algorithm has a module here (dcqcn_ref.py, hpcc_ref.py, spray_ref.py,
-ecn_path_ref.py, nscc_ref.py)
+ecn_path_ref.py, nscc_ref.py, rccc_ref.py)
 and a function below that lists its scenarios. The engine is never run:
 expected values are the models' own. Output is deterministic (seeded).
 """
@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import dcqcn_ref  # noqa: E402
 
-FLAG_ORDER = ["set_rate", "set_window", "use_ev", "send_cnp", "arm_timer", "cancel_timer", "change_ev"]
+FLAG_ORDER = ["set_rate", "set_window", "use_ev", "send_cnp", "arm_timer", "cancel_timer", "change_ev",
+              "grant_credit"]
 
 
 def flags_text(flags):
@@ -496,7 +497,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--out", default=os.path.join(here, "..", "vectors"))
-    ap.add_argument("--only", choices=["dcqcn", "hpcc", "hpcc-spray", "spray", "ecn_path", "nscc"])
+    ap.add_argument("--only", choices=["dcqcn", "hpcc", "hpcc-spray", "spray", "ecn_path", "nscc", "rccc"])
     args = ap.parse_args()
     gens = {"dcqcn": gen_dcqcn}
     try:
@@ -516,6 +517,8 @@ def main():
     gens["ecn_path"] = gen_ecn_path
     from nscc_gen import gen_nscc
     gens["nscc"] = gen_nscc
+    from rccc_gen import gen_rccc
+    gens["rccc"] = gen_rccc
     total = 0
     for name, fn in gens.items():
         if args.only and name != args.only:

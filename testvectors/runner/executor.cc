@@ -13,6 +13,7 @@
 #include "nicc/hpcc_spray.h"
 #include "nicc/int_codec.h"
 #include "nicc/nscc.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 #include "nicc/host/param_registry.h"
 
@@ -87,6 +88,7 @@ class Runner {
     if (v_.algo == "spray") return RunSpray();
     if (v_.algo == "ecn_path") return RunEcnPath();
     if (v_.algo == "nscc") return RunNscc();
+    if (v_.algo == "rccc") return RunRccc();
     return SetupFail("unknown algo '" + v_.algo + "'");
   }
 
@@ -502,6 +504,123 @@ class Runner {
       out.num["rate_kbps"] = ns::RateKbps(cfg, s);
       out.num["avg_delay_ns"] = s.avg_delay_ns;
       if (a.Has(nicc::kActChangeEv)) out.num["ev"] = a.ev;
+      Check(e, index, out);
+    }
+    return true;
+  }
+
+  // ---- RCCC -----------------------------------------------------------------
+  // One receiving port (PortInit) with up to kRcccFlows receiving flows and
+  // one combined nscc+rccc sender (NSCC uec-default on rccc's line rate):
+  //   rx flow=F seq=END backlog=B bytes=N   RxOnData
+  //   close flow=F                          RxClose
+  //   open seq=S                            SenderInit
+  //   ack seq= nxt= bytes= ecn= rtt= ev= credit=   SenderOnAck
+  //   nack bytes= nxt=                      SenderOnNack
+  static constexpr uint32_t kRcccFlows = 64;
+  bool RunRccc() {
+    namespace rc = nicc::rccc;
+    namespace ns = nicc::nscc;
+    const int32_t profile = Profile(rc::kParamTable);
+    if (profile < 0) return false;
+    rc::Params p = rc::Params::Of(static_cast<rc::Profile>(profile));
+    // `param NAME V` sets an rccc row; `param nscc.NAME V` one of the
+    // sender's NSCC rows (uec-default on rccc's line rate).
+    std::vector<std::pair<std::string, int64_t>> nscc_params;
+    for (const auto& kv : v_.params) {
+      if (kv.first.rfind("nscc.", 0) == 0) {
+        nscc_params.emplace_back(kv.first.substr(5), kv.second);
+        continue;
+      }
+      const int32_t i = nicc::FindParam(rc::kParamTable, kv.first.c_str());
+      if (i < 0) return SetupFail("unknown param '" + kv.first + "' for rccc");
+      if (kv.second < 0 || kv.second > 0xFFFFFFFFll) return SetupFail("param " + kv.first + " out of 32-bit range");
+      p.*(rc::kParamTable.rows[i].member) = static_cast<uint32_t>(kv.second);
+    }
+    if (!CheckParams(p.Validate())) return failures_->empty() || !v_.expect_status_field.empty();
+    rc::Config cfg;
+    if (!rc::Compile(p, &cfg).ok()) return SetupFail("compile failed");
+    ns::Params np = ns::Params::UecDefault();
+    np.line_rate_mbps = p.line_rate_mbps;
+    for (const auto& kv : nscc_params) {
+      const int32_t i = nicc::FindParam(ns::kParamTable, kv.first.c_str());
+      if (i < 0) return SetupFail("unknown param 'nscc." + kv.first + "' for rccc");
+      if (kv.second < 0 || kv.second > 0xFFFFFFFFll) return SetupFail("param nscc." + kv.first + " out of 32-bit range");
+      np.*(ns::kParamTable.rows[i].member) = static_cast<uint32_t>(kv.second);
+    }
+    ns::Config ncfg;
+    if (!ns::Compile(np, &ncfg).ok()) return SetupFail("nscc parameters invalid");
+    rc::PortState port;
+    rc::PortInit(cfg, &port);
+    rc::RxFlowState flows[kRcccFlows];
+    for (rc::RxFlowState& f : flows) rc::RxInit(&f);
+    rc::SenderState snd;
+    bool opened = false;
+    int index = 0;
+    for (const Event& e : v_.events) {
+      ++index;
+      const auto now = static_cast<nicc::TimeNs>(e.t_ns);
+      nicc::Action a = nicc::Action::None();
+      Outputs out;
+      if (e.kind == "rx" || e.kind == "close") {
+        uint64_t flow;
+        if (!Arg(e, "flow", kRcccFlows - 1, &flow)) continue;
+        rc::RxFlowState* rx = &flows[flow];
+        if (e.kind == "rx") {
+          uint64_t seq, backlog, bytes;
+          if (!Arg(e, "seq", 0xFFFFFFFFu, &seq)) continue;
+          if (!Arg(e, "backlog", 0xFFFFFFFFu, &backlog)) continue;
+          if (!Arg(e, "bytes", 0xFFFFFFFFu, &bytes)) continue;
+          Measured(index, e, [&] {
+            a = rc::RxOnData(cfg, &port, rx, static_cast<uint32_t>(seq), static_cast<uint32_t>(backlog));
+          });
+          out.num["credit"] = a.window_bytes;
+        } else {
+          Measured(index, e, [&] { rc::RxClose(&port, rx); });
+        }
+        out.flags = a.flags;
+        out.num["active"] = port.active;
+        out.num["share_bytes"] = port.share_bytes;
+        Check(e, index, out);
+        continue;
+      }
+      uint64_t seq = 0, bytes = 0, nxt = 0;
+      if (e.kind == "open") {
+        if (!Arg(e, "seq", 0xFFFFFFFFu, &seq)) continue;
+        Measured(index, e, [&] { rc::SenderInit(ncfg, cfg, &snd, static_cast<uint32_t>(seq)); });
+        opened = true;
+      } else {
+        if (!opened) {
+          AddFailure(e, index, "sender", "an open event first", e.kind);
+          continue;
+        }
+        if (!Arg(e, "bytes", 0xFFFFFFFFu, &bytes)) continue;
+        if (!Arg(e, "nxt", 0xFFFFFFFFu, &nxt)) continue;
+        if (e.kind == "ack") {
+          uint64_t ecn, rtt, credit, ev = 0;
+          if (!Arg(e, "seq", 0xFFFFFFFFu, &seq)) continue;
+          if (!Arg(e, "ecn", 1, &ecn)) continue;
+          if (!Arg(e, "rtt", 0xFFFFFFFFu, &rtt)) continue;
+          if (!Arg(e, "credit", 0xFFFFFFFFu, &credit)) continue;
+          Arg(e, "ev", 0xFFFF, &ev, /*required=*/false);
+          Measured(index, e, [&] {
+            a = rc::SenderOnAck(ncfg, &snd, static_cast<uint32_t>(seq), static_cast<uint32_t>(nxt),
+                                static_cast<uint32_t>(bytes), ecn != 0, static_cast<uint16_t>(ev),
+                                static_cast<uint32_t>(rtt), static_cast<uint32_t>(credit), now);
+          });
+        } else {
+          Measured(index, e, [&] {
+            a = rc::SenderOnNack(ncfg, &snd, static_cast<uint32_t>(bytes), static_cast<uint32_t>(nxt), now);
+          });
+        }
+      }
+      out.flags = a.flags;
+      out.num["window_bytes"] = rc::SenderWindowBytes(snd);
+      out.num["nscc_window_bytes"] = ns::WindowBytes(snd.nscc);
+      out.num["credit"] = snd.credit;
+      out.num["rate_kbps"] = ns::RateKbps(ncfg, snd.nscc);
+      if (a.Has(nicc::kActChangeEv)) out.num["ev"] = a.ev;
+      if (a.Has(nicc::kActSetWindow)) out.num["action_window_bytes"] = a.window_bytes;
       Check(e, index, out);
     }
     return true;

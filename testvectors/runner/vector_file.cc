@@ -21,6 +21,7 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
       {"spray", {"select", "feedback"}},
       {"ecn_path", {"send", "ack", "mark"}},
       {"nscc", {"ack", "nack"}},
+      {"rccc", {"rx", "close", "open", "ack", "nack"}},
   };
   return kinds;
 }

@@ -14,6 +14,7 @@
 #include "nicc/hpcc_spray.h"
 #include "nicc/int_codec.h"
 #include "nicc/nscc.h"
+#include "nicc/rccc.h"
 
 namespace nicc {
 namespace hal {
@@ -37,6 +38,7 @@ union AnyCcState {
   hpcc::State hpcc;
   nscc::State nscc;
   hpcc_spray::State hpcc_spray;
+  rccc::SenderState nscc_rccc;
 };
 
 // What a sender slot's CC state can do: one specialisation per state type.
@@ -171,6 +173,32 @@ struct CcOps<hpcc_spray::State> {
   }
 };
 
+// NSCC + RCCC (cc = nscc+rccc): NSCC's update, then the window bounded by
+// the credit the ACK carries (Event::credit); set_window on every ACK.
+template <>
+struct CcOps<rccc::SenderState> {
+  static constexpr bool kReactsToMarks = false;
+  static constexpr bool Serves(CcKind k) { return k == CcKind::kNsccRccc; }
+  static void Init(const DriverConfig& cfg, rccc::SenderState* s, uint32_t start_seq) {
+    rccc::SenderInit(cfg.nscc, cfg.rccc, s, start_seq);
+  }
+  static Action OnTx(const DriverConfig&, rccc::SenderState*, uint32_t, TimeNs) { return Action::None(); }
+  static Status OnAck(const DriverConfig& cfg, rccc::SenderState* s, const Event& e, TimeNs now_ns, Action* a) {
+    *a = rccc::SenderOnAck(cfg.nscc, s, e.seq, e.snd_nxt, e.bytes, e.ecn != 0, e.ev, e.rtt_ns, e.credit, now_ns);
+    return Status::Ok();
+  }
+  static Action OnNack(const DriverConfig& cfg, rccc::SenderState* s, const Event& e, TimeNs now_ns) {
+    return rccc::SenderOnNack(cfg.nscc, s, e.bytes, e.snd_nxt, now_ns);
+  }
+  static bool TakesCnp(const DriverConfig&) { return false; }
+  static Action OnCnp(const DriverConfig&, rccc::SenderState*, TimeNs) { return Action::None(); }
+  static Action OnTimer(const DriverConfig&, rccc::SenderState*, TimeNs) { return Action::None(); }
+  static uint32_t RateKbps(const DriverConfig& cfg, const rccc::SenderState& s) {
+    return nscc::RateKbps(cfg.nscc, s.nscc);
+  }
+  static uint32_t WindowBytes(const DriverConfig&, const rccc::SenderState& s) { return rccc::SenderWindowBytes(s); }
+};
+
 // Whether a CC kind reacts to CNPs (DCQCN's notification point serves its
 // flows only): the one place the sender's and the receiver's side ask.
 constexpr bool KindTakesCnp(CcKind k) { return k == CcKind::kDcqcn; }
@@ -191,6 +219,7 @@ struct CcOps<AnyCcState> {
       case CcKind::kHpccPint: CcOps<hpcc::State>::Init(cfg, &s->hpcc, start_seq); return;
       case CcKind::kNscc: CcOps<nscc::State>::Init(cfg, &s->nscc, start_seq); return;
       case CcKind::kHpccSpray: CcOps<hpcc_spray::State>::Init(cfg, &s->hpcc_spray, start_seq); return;
+      case CcKind::kNsccRccc: CcOps<rccc::SenderState>::Init(cfg, &s->nscc_rccc, start_seq); return;
       case CcKind::kNone: CcOps<NoCcState>::Init(cfg, &s->none, start_seq); return;
     }
   }
@@ -204,10 +233,13 @@ struct CcOps<AnyCcState> {
       return CcOps<hpcc::State>::OnAckAs(k, cfg, &s->hpcc, e, now_ns, a);
     if (k == CcKind::kNscc) return CcOps<nscc::State>::OnAck(cfg, &s->nscc, e, now_ns, a);
     if (k == CcKind::kHpccSpray) return CcOps<hpcc_spray::State>::OnAck(cfg, &s->hpcc_spray, e, now_ns, a);
+    if (k == CcKind::kNsccRccc) return CcOps<rccc::SenderState>::OnAck(cfg, &s->nscc_rccc, e, now_ns, a);
     return Status::Ok();
   }
   static Action OnNackAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns) {
-    return k == CcKind::kNscc ? CcOps<nscc::State>::OnNack(cfg, &s->nscc, e, now_ns) : Action::None();
+    if (k == CcKind::kNscc) return CcOps<nscc::State>::OnNack(cfg, &s->nscc, e, now_ns);
+    if (k == CcKind::kNsccRccc) return CcOps<rccc::SenderState>::OnNack(cfg, &s->nscc_rccc, e, now_ns);
+    return Action::None();
   }
   static Action OnCnpAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
     return k == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnCnp(cfg, &s->dcqcn, now_ns) : Action::None();
@@ -222,6 +254,7 @@ struct CcOps<AnyCcState> {
       case CcKind::kHpccPint: return CcOps<hpcc::State>::RateKbps(cfg, s.hpcc);
       case CcKind::kNscc: return CcOps<nscc::State>::RateKbps(cfg, s.nscc);
       case CcKind::kHpccSpray: return CcOps<hpcc_spray::State>::RateKbps(cfg, s.hpcc_spray);
+      case CcKind::kNsccRccc: return CcOps<rccc::SenderState>::RateKbps(cfg, s.nscc_rccc);
       case CcKind::kNone: break;
     }
     return CcOps<NoCcState>::RateKbps(cfg, s.none);
@@ -230,6 +263,7 @@ struct CcOps<AnyCcState> {
     if (k == CcKind::kHpcc || k == CcKind::kHpccPint) return hpcc::WindowBytes(s.hpcc);
     if (k == CcKind::kNscc) return nscc::WindowBytes(s.nscc);
     if (k == CcKind::kHpccSpray) return hpcc_spray::WindowBytes(s.hpcc_spray);
+    if (k == CcKind::kNsccRccc) return rccc::SenderWindowBytes(s.nscc_rccc);
     return 0;
   }
 

@@ -1,7 +1,7 @@
 // nicc/hal/driver.h — the generic driver every backend runs: a sender and a
 // receiver flow table of fixed capacity, and the dispatch of events to the
 // configured congestion control (none, DCQCN, HPCC, HPCC-PINT, NSCC,
-// sprayed HPCC), spray policy
+// sprayed HPCC, NSCC + RCCC), spray policy
 // and ECN path rule.
 //
 // The backend is a compile-time parameter (a facade, as in Pigweed): the
@@ -15,9 +15,10 @@
 // ECMP flow costs 48 B, an HPCC + REPS flow 96 B and a sprayed-HPCC + REPS
 // flow 192 B; AnySenderSlot holds any
 // CC and policy chosen at run time, the CC per flow (OpenTx's `cc`, default
-// the config's). A receiver slot (DCQCN's notification point, the sender's
-// CC kind and the key) costs 16 B. The tables are separate, each with its
-// own capacity.
+// the config's). A receiver slot (DCQCN's notification point or RCCC's flow
+// state, the sender's CC kind and the key) costs 24 B; the driver keeps one
+// RCCC port state (the port it serves). The tables are separate, each with
+// its own capacity.
 //
 //   struct MyNic {
 //     void Apply(nicc::hal::FlowId f, const nicc::Action& a);    // sender
@@ -48,6 +49,7 @@
 #include "nicc/hal/cc_ops.h"
 #include "nicc/hal/driver_config.h"
 #include "nicc/hal/event.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 
 namespace nicc {
@@ -70,6 +72,7 @@ struct SenderRef {
 //   SenderSlot<hpcc::State, spray::RepsState>      96 B
 //   SenderSlot<nscc::State, spray::RepsState>      80 B
 //   SenderSlot<hpcc_spray::State, spray::RepsState> 192 B
+//   SenderSlot<rccc::SenderState, spray::RepsState> 88 B
 //   SenderSlot<FlowCcState, spray::SprayState>     any CC per flow, any policy
 template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
 struct SenderSlot {
@@ -131,14 +134,23 @@ static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sende
 // ECN path state + key.
 static_assert(sizeof(AnySenderSlot) <= 240, "any-CC, any-policy sender: <= 240 B");
 
-// A receiver slot: DCQCN's notification point (CNP pacing), the key, and
-// the CC the flow's sender runs (CNPs only for a sender that takes them).
+// A receiver slot: DCQCN's notification point (CNP pacing) or, for a
+// sender running nscc+rccc, RCCC's receiving-flow state (credit grants: no
+// CNPs, NSCC reads the ECN echo), the key, and the CC the flow's sender
+// runs (CNPs only for a sender that takes them). 24 B (12 B before RCCC and
+// the per-flow kind).
 struct ReceiverSlot {
-  dcqcn::NpState np;
+  union {
+    dcqcn::NpState np;       // cc != nscc+rccc
+    rccc::RxFlowState rccc;  // cc == nscc+rccc
+  };
   uint32_t key;  // the backend's own flow key
   CcKind cc;     // the sender's CC (ReceiverInit: the config's)
 };
-static_assert(sizeof(ReceiverSlot) <= 16, "receiver slot: <= 16 B");
+static_assert(sizeof(ReceiverSlot) <= 24, "receiver slot: <= 24 B (RCCC's 16 B flow state + key + sender kind)");
+static_assert(sizeof(SenderSlot<rccc::SenderState, spray::RepsState>) <= 88,
+              "NSCC + RCCC + REPS sender: <= 88 B (NSCC + REPS 80 B + credit and snd_una)");
+static_assert(sizeof(SenderSlot<rccc::SenderState, spray::EcmpState>) <= 72, "NSCC + RCCC + ECMP sender: <= 72 B");
 
 // Whether a slot's state types can run a config (its CC and its policy);
 // kUnsupported names "cc" or "policy" otherwise.
@@ -241,25 +253,45 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
 // `sender_cc`: the CC the flow's sender runs (default the config's).
 inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key, CcKind sender_cc) {
   *r = ReceiverSlot{};
-  dcqcn::NpInit(&r->np);
   r->key = key;
   r->cc = static_cast<uint32_t>(sender_cc) < kCcKindCount ? sender_cc : cfg.cc;
+  if (r->cc == CcKind::kNsccRccc) {
+    rccc::RxInit(&r->rccc);
+  } else {
+    dcqcn::NpInit(&r->np);
+  }
 }
 inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key) {
   ReceiverInit(cfg, r, key, cfg.cc);
 }
 
-// Dispatches one receiver event (kRxData: DCQCN's CNP pacing when the
-// sender's CC takes CNPs, KindTakesCnp; nothing for other CCs);
-// kUnsupported for a sender's event.
-inline Status ReceiverDispatch(const DriverConfig& cfg, ReceiverSlot* r, const Event& e, TimeNs now_ns,
-                               Action* out) {
-  if (e.kind != EventKind::kRxData) {
-    *out = Action::None();
-    return Status::Error(StatusCode::kUnsupported, "event");
+// Dispatches one receiver event (kRxData), by the sender's CC: DCQCN's CNP
+// pacing when it takes CNPs (KindTakesCnp), RCCC's grant on the receiving
+// port `port` for nscc+rccc (kActGrantCredit on every packet; kUnsupported
+// "port" without one), nothing for the others. kUnsupported for a
+// sender's event.
+inline Status ReceiverDispatch(const DriverConfig& cfg, rccc::PortState* port, ReceiverSlot* r, const Event& e,
+                               TimeNs now_ns, Action* out) {
+  *out = Action::None();
+  if (e.kind != EventKind::kRxData) return Status::Error(StatusCode::kUnsupported, "event");
+  if (r->cc == CcKind::kNsccRccc) {
+    if (port == nullptr) return Status::Error(StatusCode::kUnsupported, "port");
+    *out = rccc::RxOnData(cfg.rccc, port, &r->rccc, e.seq, e.snd_nxt);
+    return Status::Ok();
   }
   *out = KindTakesCnp(r->cc) ? dcqcn::NpOnPacket(cfg.dcqcn, &r->np, e.ecn != 0, now_ns) : Action::None();
   return Status::Ok();
+}
+
+inline Status ReceiverDispatch(const DriverConfig& cfg, ReceiverSlot* r, const Event& e, TimeNs now_ns,
+                               Action* out) {
+  return ReceiverDispatch(cfg, nullptr, r, e, now_ns, out);
+}
+
+// A receiving flow ends: under nscc+rccc an active flow leaves `port`.
+inline void ReceiverClose(const DriverConfig& cfg, rccc::PortState* port, ReceiverSlot* r) {
+  (void)cfg;
+  if (r->cc == CcKind::kNsccRccc && port != nullptr) rccc::RxClose(port, &r->rccc);
 }
 
 // ---------------------------------------------------------------------------
@@ -347,6 +379,7 @@ class Driver {
     cfg_ = nullptr;
     const Status st = SenderFits<Cc, Spray>(*cfg);
     if (!st.ok()) return st;
+    rccc::PortInit(cfg->rccc, &port_);
     cfg_ = cfg;
     backend_ = backend;
     return Status::Ok();
@@ -393,7 +426,11 @@ class Driver {
   }
 
   Status CloseTx(FlowId id) { return tx_.Give(id); }
-  Status CloseRx(FlowId id) { return rx_.Give(id); }
+  // Closing a receiving flow of nscc+rccc leaves the port's credit pool.
+  Status CloseRx(FlowId id) {
+    if (RxValid(id)) ReceiverClose(*cfg_, &port_, &rx_[id]);
+    return rx_.Give(id);
+  }
 
   // Slow path: finds an open flow by the backend's key (scans the table).
   Status FindTx(uint32_t key, FlowId* out) const { return tx_.Find(key, out); }
@@ -422,7 +459,7 @@ class Driver {
   Status DeliverRx(FlowId id, const Event& e, TimeNs now_ns) {
     if (!RxValid(id)) return Status::Error(StatusCode::kNotFound, "flow");
     Action a;
-    const Status st = ReceiverDispatch(*cfg_, &rx_[id], e, now_ns, &a);
+    const Status st = ReceiverDispatch(*cfg_, &port_, &rx_[id], e, now_ns, &a);
     if (a.flags != 0) backend_->ApplyRx(id, a);
     return st;
   }
@@ -454,12 +491,15 @@ class Driver {
   const TxSlot& tx_slot(FlowId id) const { return tx_[id]; }
   const ReceiverSlot& rx_slot(FlowId id) const { return rx_[id]; }
   const DriverConfig& config() const { return *cfg_; }
+  // The receiving port's RCCC credit pool (nscc+rccc).
+  const rccc::PortState& rx_port() const { return port_; }
 
  private:
   const DriverConfig* cfg_ = nullptr;
   Backend* backend_ = nullptr;
   SlotTable<TxSlot, kTxCapacity> tx_;
   SlotTable<ReceiverSlot, kRxCapacity> rx_;
+  rccc::PortState port_{};  // the one receiving port this driver serves (RCCC)
 };
 
 }  // namespace hal

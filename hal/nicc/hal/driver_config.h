@@ -10,6 +10,7 @@
 #include "nicc/ecn_path.h"
 #include "nicc/hpcc.h"
 #include "nicc/nscc.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 
 namespace nicc {
@@ -80,7 +81,8 @@ struct DriverConfig {
   uint32_t line_rate_kbps;  // DriverParams::line_rate_mbps: the rate of a flow without CC
   dcqcn::Config dcqcn;      // used when cc == kDcqcn (the NP part always)
   hpcc::Config hpcc;        // used when cc == kHpcc / kHpccPint / kHpccSpray
-  nscc::Config nscc;        // used when cc == kNscc
+  nscc::Config nscc;        // used when cc == kNscc / kNsccRccc
+  rccc::Config rccc;        // used when cc == kNsccRccc (sender credit, receiver port pool)
   spray::Config spray;      // path selection for every flow
   ecn_path::Rule ecn_rule;  // NSCC rule: ECN with low delay changes path
 };
@@ -90,8 +92,8 @@ struct DriverConfig {
 // first bad field is named in the status.
 inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
                                const hpcc::Params& hpcc_params, const nscc::Params& nscc_params,
-                               const spray::Params& spray_params, const ecn_path::Rule& rule,
-                               DriverConfig* out) {
+                               const rccc::Params& rccc_params, const spray::Params& spray_params,
+                               const ecn_path::Rule& rule, DriverConfig* out) {
   Status st = driver.Validate();
   if (!st.ok()) return st;
   st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
@@ -99,6 +101,8 @@ inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& 
   st = hpcc::Compile(hpcc_params, &out->hpcc);
   if (!st.ok()) return st;
   st = nscc::Compile(nscc_params, &out->nscc);
+  if (!st.ok()) return st;
+  st = rccc::Compile(rccc_params, &out->rccc);
   if (!st.ok()) return st;
   st = spray::Compile(spray_params, &out->spray);
   if (!st.ok()) return st;
@@ -108,6 +112,18 @@ inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& 
   out->line_rate_kbps = driver.line_rate_mbps * kKbpsPerMbps;  // <= 1.6e9: fits
   out->ecn_rule = rule;
   return Status::Ok();
+}
+
+// The same with RCCC at its uec-default profile on the driver's port speed:
+// for backends that do not run RCCC (yet) or take its
+// defaults.
+inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
+                               const hpcc::Params& hpcc_params, const nscc::Params& nscc_params,
+                               const spray::Params& spray_params, const ecn_path::Rule& rule,
+                               DriverConfig* out) {
+  rccc::Params rp = rccc::Params::UecDefault();
+  rp.line_rate_mbps = driver.line_rate_mbps;
+  return InitDriverConfig(driver, dcqcn_params, hpcc_params, nscc_params, rp, spray_params, rule, out);
 }
 
 // The same with NSCC at its uec-default profile on the driver's port speed:

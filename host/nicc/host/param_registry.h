@@ -30,13 +30,14 @@
 #include "nicc/hpcc.h"
 #include "nicc/nscc.h"
 #include "nicc/params.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 
 namespace nicc {
 namespace host {
 
 // Calls f(table) for every table, in documentation order: the driver
-// (line rate), DCQCN, HPCC, NSCC, spray (common, then one group per policy), the
+// (line rate), DCQCN, HPCC, NSCC, RCCC, spray (common, then one group per policy), the
 // ECN path rule.
 template <class F>
 void ForEachTable(F&& f) {
@@ -44,6 +45,7 @@ void ForEachTable(F&& f) {
   f(dcqcn::kParamTable);
   f(hpcc::kParamTable);
   f(nscc::kParamTable);
+  f(rccc::kParamTable);
   for (const auto& g : spray::kGroupTables) f(g);
   f(ecn_path::kParamTable);
 }

@@ -28,6 +28,7 @@ constexpr uint32_t CcBytes(hal::CcKind cc) {
          : cc == hal::CcKind::kHpcc || cc == hal::CcKind::kHpccPint ? sizeof(nicc::hpcc::State)
          : cc == hal::CcKind::kNscc                                   ? sizeof(nicc::nscc::State)
          : cc == hal::CcKind::kHpccSpray                              ? sizeof(nicc::hpcc_spray::State)
+         : cc == hal::CcKind::kNsccRccc                               ? sizeof(nicc::rccc::SenderState)
                                                                        : 0u;
 }
 
@@ -81,6 +82,8 @@ static_assert(AllFit(), "sender contexts: <= NICC_FW_FLOW_BYTES; <= 112 B withou
 static_assert(MakeLayout(hal::CcKind::kDcqcn, nicc::spray::Policy::kEcmp).bytes <= 48, "DCQCN + ECMP: 48 B");
 static_assert(MakeLayout(hal::CcKind::kHpcc, nicc::spray::Policy::kReps).bytes <= 112, "HPCC + REPS: 112 B");
 static_assert(MakeLayout(hal::CcKind::kNscc, nicc::spray::Policy::kReps).bytes <= 80, "NSCC + REPS: 80 B");
+static_assert(MakeLayout(hal::CcKind::kNsccRccc, nicc::spray::Policy::kReps).bytes <= 88,
+              "NSCC + RCCC + REPS: 88 B (NSCC + REPS + credit and snd_una)");
 static_assert(MakeLayout(hal::CcKind::kHpccSpray, nicc::spray::Policy::kReps).bytes <= 192,
               "sprayed HPCC + REPS: 192 B");
 static_assert(ContextBytes(hal::CcKind::kHpccSpray, nicc::spray::Policy::kDlb) == NICC_FW_FLOW_BYTES,

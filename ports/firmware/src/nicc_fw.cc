@@ -26,6 +26,8 @@ static_assert(alignof(FwConfig) <= alignof(nicc_fw_config), "config alignment");
 static_assert(alignof(hal::AnyCcState) <= alignof(nicc_fw_flow), "flow alignment");
 static_assert(sizeof(hal::ReceiverSlot) <= NICC_FW_RX_FLOW_BYTES, "grow NICC_FW_RX_FLOW_BYTES");
 static_assert(alignof(hal::ReceiverSlot) <= alignof(nicc_fw_rx_flow), "rx flow alignment");
+static_assert(sizeof(nicc::rccc::PortState) <= NICC_FW_PORT_BYTES, "grow NICC_FW_PORT_BYTES");
+static_assert(alignof(nicc::rccc::PortState) <= alignof(nicc_fw_port), "port alignment");
 static_assert(sizeof(nicc_fw_action) == sizeof(nicc::Action), "action layout");
 #define NICC_FW_X_(tok, ctok, bit, name, doc) \
   static_assert(NICC_FW_ACT_##ctok == static_cast<int>(nicc::kAct##tok), "action " name);
@@ -62,6 +64,7 @@ uint32_t* Key(const nicc_fw_config* c, nicc_fw_flow* f) {
   return reinterpret_cast<uint32_t*>(reinterpret_cast<unsigned char*>(f->opaque) + Fw(c).layout.key_off);
 }
 hal::ReceiverSlot* Rx(nicc_fw_rx_flow* f) { return reinterpret_cast<hal::ReceiverSlot*>(f->opaque); }
+nicc::rccc::PortState* Port(nicc_fw_port* p) { return reinterpret_cast<nicc::rccc::PortState*>(p->opaque); }
 
 hal::Event ToEvent(const nicc_fw_event* ev) {
   hal::Event e = hal::Event::Of(static_cast<hal::EventKind>(ev->kind));
@@ -73,6 +76,7 @@ hal::Event ToEvent(const nicc_fw_event* ev) {
   e.ecn = ev->ecn;
   e.pint_code = ev->pint_code;
   e.has_pint = ev->has_pint;
+  e.credit = ev->credit;
   return e;
 }
 
@@ -145,6 +149,17 @@ void FromCxx(const nicc::nscc::Params& in, nicc_fw_nscc_params* o) {
   NICC_NSCC_PARAMS(NICC_FW_TO_CXX_)
 }
 
+nicc::rccc::Params ToCxx(const nicc_fw_rccc_params& in) {
+  nicc::rccc::Params out{};
+  NICC_RCCC_PARAMS(NICC_FW_TO_CXX_)
+  return out;
+}
+
+void FromCxx(const nicc::rccc::Params& in, nicc_fw_rccc_params* o) {
+  nicc_fw_rccc_params& out = *o;
+  NICC_RCCC_PARAMS(NICC_FW_TO_CXX_)
+}
+
 void FromCxx(const nicc::spray::Params& in, nicc_fw_spray_params* o) {
   nicc_fw_spray_params& out = *o;
   out.policy = static_cast<uint32_t>(in.policy);
@@ -165,6 +180,7 @@ static_assert(sizeof(nicc_fw_driver_params) == 4u * (0u NICC_DRIVER_PARAMS(NICC_
 static_assert(sizeof(nicc_fw_dcqcn_params) == 4u * (0u NICC_DCQCN_PARAMS(NICC_FW_COUNT_)), "dcqcn");
 static_assert(sizeof(nicc_fw_hpcc_params) == 4u * (0u NICC_HPCC_PARAMS(NICC_FW_COUNT_)), "hpcc");
 static_assert(sizeof(nicc_fw_nscc_params) == 4u * (0u NICC_NSCC_PARAMS(NICC_FW_COUNT_)), "nscc");
+static_assert(sizeof(nicc_fw_rccc_params) == 4u * (0u NICC_RCCC_PARAMS(NICC_FW_COUNT_)), "rccc");
 static_assert(sizeof(nicc_fw_spray_params) == 4u * (1u NICC_SPRAY_PARAMS(NICC_FW_COUNT_)), "spray");
 #undef NICC_FW_COUNT_
 
@@ -182,6 +198,9 @@ int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps) {
   nicc::nscc::Params n = nicc::nscc::Params::UecDefault();
   n.line_rate_mbps = line_rate_mbps;
   FromCxx(n, &p->nscc);
+  nicc::rccc::Params r = nicc::rccc::Params::UecDefault();
+  r.line_rate_mbps = line_rate_mbps;
+  FromCxx(r, &p->rccc);
   FromCxx(nicc::spray::Params::Defaults(nicc::spray::Policy::kEcmp, 0, 0), &p->spray);
   FromCxx(nicc::ecn_path::Rule::Of(nicc::ecn_path::kOff), &p->ecn_rule);
   return NICC_FW_OK;
@@ -200,7 +219,7 @@ int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char**
   FwConfig* fw = Fw(cfg);
   const nicc::Status st =
       hal::InitDriverConfig(ToCxx(p->cc, p->driver), ToCxx(p->dcqcn), ToCxx(p->hpcc),
-                            ToCxx(p->nscc), ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
+                            ToCxx(p->nscc), ToCxx(p->rccc), ToCxx(p->spray), ToCxx(p->ecn_rule), &fw->drv);
   if (!st.ok()) {
     if (bad_field) *bad_field = st.field;
     return static_cast<int>(st.code);
@@ -281,6 +300,26 @@ int nicc_fw_on_rx_event(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, const 
   const nicc::Status st = hal::ReceiverDispatch(Cfg(cfg), Rx(flow), ToEvent(ev), now_ns, &a);
   *out = ToC(a);
   return static_cast<int>(st.code);
+}
+
+void nicc_fw_port_init(const nicc_fw_config* cfg, nicc_fw_port* port) {
+  nicc::rccc::PortInit(Cfg(cfg).rccc, Port(port));
+}
+
+int nicc_fw_on_rx_port_event(const nicc_fw_config* cfg, nicc_fw_port* port, nicc_fw_rx_flow* flow,
+                             const nicc_fw_event* ev, uint32_t now_ns, nicc_fw_action* out) {
+  if (ev->kind >= hal::kEventKindCount) {
+    *out = nicc_fw_action{0, 0, 0, 0, 0, 0};
+    return NICC_FW_ERR_OUT_OF_RANGE;
+  }
+  nicc::Action a;
+  const nicc::Status st = hal::ReceiverDispatch(Cfg(cfg), Port(port), Rx(flow), ToEvent(ev), now_ns, &a);
+  *out = ToC(a);
+  return static_cast<int>(st.code);
+}
+
+void nicc_fw_rx_flow_close(const nicc_fw_config* cfg, nicc_fw_port* port, nicc_fw_rx_flow* flow) {
+  hal::ReceiverClose(Cfg(cfg), Port(port), Rx(flow));
 }
 
 }  // extern "C"

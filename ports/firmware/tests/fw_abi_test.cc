@@ -337,6 +337,77 @@ SprayRun RunSprayedHpcc(bool with_loaded_path) {
   return r;
 }
 
+// nscc+rccc through the C ABI: params.rccc checked by name, the port and
+// receiver contexts, the credit in RX_DATA's grant and in the ACK.
+TEST(FwAbi, NsccRcccEvents) {
+  nicc_fw_params p = Defaults();
+  p.cc = NICC_FW_CC_NSCC_RCCC;
+  EXPECT_EQ(p.rccc.pool_pct, 100u);
+  EXPECT_EQ(p.rccc.line_rate_mbps, 100000u);
+  const char* bad = nullptr;
+  p.rccc.pool_pct = 0;
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_ZERO);
+  ASSERT_NE(bad, nullptr);
+  EXPECT_STREQ(bad, "pool_pct");
+  p.rccc.pool_pct = 100;
+  p.rccc.initial_credit_bytes = 0x80000000u;  // 2^31: above 2^30, not read as negative
+  EXPECT_EQ(Configure(p, &bad), NICC_FW_ERR_OUT_OF_RANGE);
+  EXPECT_STREQ(bad, "initial_credit_bytes");
+  p.rccc.initial_credit_bytes = 150000;
+  nicc_fw_config cfg;
+  ASSERT_EQ(nicc_fw_configure(&cfg, &p, nullptr), NICC_FW_OK);
+  EXPECT_EQ(nicc_fw_rx_flow_bytes(&cfg), 24u);
+  EXPECT_LE(nicc_fw_flow_bytes(&cfg), 72u);  // NSCC + RCCC (56) + ECMP + key
+
+  nicc_fw_port port;
+  nicc_fw_port_init(&cfg, &port);
+  nicc_fw_rx_flow rx[2];
+  nicc_fw_rx_flow_init(&cfg, &rx[0], 1);
+  nicc_fw_rx_flow_init(&cfg, &rx[1], 2);
+  nicc_fw_event ev{};
+  ev.kind = NICC_FW_EV_RX_DATA;
+  ev.seq = 0xFFFFF000u;  // the grant wraps past 2^32
+  ev.bytes = 4096;
+  ev.snd_nxt = 0x00100000u;  // backlog end, after the wrap
+  nicc_fw_action a;
+  EXPECT_EQ(nicc_fw_on_rx_event(&cfg, &rx[0], &ev, 0, &a), NICC_FW_ERR_UNSUPPORTED) << "needs its port";
+  EXPECT_EQ(a.flags, 0u);
+  ASSERT_EQ(nicc_fw_on_rx_port_event(&cfg, &port, &rx[0], &ev, 0, &a), NICC_FW_OK);
+  EXPECT_EQ(a.flags, NICC_FW_ACT_GRANT_CREDIT);
+  EXPECT_EQ(a.window_bytes, 0xFFFFF000u + 150000u);  // modulo 2^32
+  ev.seq = 4096;
+  ev.snd_nxt = 1u << 24;
+  ASSERT_EQ(nicc_fw_on_rx_port_event(&cfg, &port, &rx[1], &ev, 10, &a), NICC_FW_OK);
+  EXPECT_EQ(a.window_bytes, 4096u + 75000u);
+  nicc_fw_rx_flow_close(&cfg, &port, &rx[0]);
+  ev.seq = 8192;
+  ASSERT_EQ(nicc_fw_on_rx_port_event(&cfg, &port, &rx[1], &ev, 20, &a), NICC_FW_OK);
+  EXPECT_EQ(a.window_bytes, 8192u + 150000u) << "the closed flow left the pool";
+
+  nicc_fw_flow flow;
+  nicc_fw_flow_init(&cfg, &flow, 1, 1, 0);
+  EXPECT_EQ(nicc_fw_window_bytes(&cfg, &flow), 150000u);
+  nicc_fw_event ack{};
+  ack.kind = NICC_FW_EV_ACK;
+  ack.seq = 4096;
+  ack.snd_nxt = 65536;
+  ack.bytes = 4096;
+  ack.rtt_ns = 12500;
+  ack.credit = 0xFFFFFFF0u;  // 2^32 - 16: behind snd_una modulo 2^32, ignored
+  ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &ack, 100, &a), NICC_FW_OK);
+  EXPECT_TRUE(a.flags & NICC_FW_ACT_SET_WINDOW);
+  EXPECT_EQ(a.window_bytes, 150000u - 4096u);
+  ack.seq = 8192;
+  ack.credit = 8192 + 30000;
+  ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &ack, 200, &a), NICC_FW_OK);
+  EXPECT_EQ(a.window_bytes, 150000u - 8192u) << "a smaller grant does not lower the credit";
+  ack.seq = 12288;
+  ack.credit = 12288 + 200000;
+  ASSERT_EQ(nicc_fw_on_event(&cfg, &flow, &ack, 300, &a), NICC_FW_OK);
+  EXPECT_EQ(a.window_bytes, 200000u);
+  EXPECT_EQ(nicc_fw_window_bytes(&cfg, &flow), 200000u);
+}
+
 TEST(FwAbi, HpccSprayEvents) {
   const SprayRun idle = RunSprayedHpcc(false);
   const SprayRun both = RunSprayedHpcc(true);

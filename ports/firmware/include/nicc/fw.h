@@ -22,6 +22,15 @@
  *   ev.kind = NICC_FW_EV_RX_DATA; ev.ecn = ce;
  *   nicc_fw_on_rx_event(&cfg, &rx, &ev, now_ns, &act);   // NICC_FW_ACT_SEND_CNP?
  *
+ * cc = NICC_FW_CC_NSCC_RCCC: the receiving port keeps one nicc_fw_port
+ * (the RCCC credit pool its flows share) and receiver events name it:
+ *   static nicc_fw_port port;  nicc_fw_port_init(&cfg, &port);
+ *   ev.kind = NICC_FW_EV_RX_DATA; ev.seq = seq_end; ev.bytes = payload;
+ *   ev.snd_nxt = backlog_end;                       // from the data packet
+ *   nicc_fw_on_rx_port_event(&cfg, &port, &rx, &ev, now_ns, &act);
+ *   ack.credit = act.window_bytes;                  // NICC_FW_ACT_GRANT_CREDIT
+ *   nicc_fw_rx_flow_close(&cfg, &port, &rx);        // the flow ends
+ *
  * Units: rates kb/s (Mb/s in the DCQCN parameters, as mlx5), time ns,
  * windows bytes. Parameter fields carry the engine's names; docs/dcqcn.md,
  * docs/hpcc.md and docs/spray.md define them.
@@ -48,7 +57,10 @@ extern "C" {
  * NICC_FW_RX_FLOW_BYTES. */
 #define NICC_FW_CONFIG_BYTES 448
 #define NICC_FW_FLOW_BYTES 224
-#define NICC_FW_RX_FLOW_BYTES 16
+#define NICC_FW_RX_FLOW_BYTES 24
+/* A receiving port's RCCC credit pool (cc = NICC_FW_CC_NSCC_RCCC); the
+ * receiver context was 16 bytes before RCCC's per-flow credit state. */
+#define NICC_FW_PORT_BYTES 32
 
 typedef struct nicc_fw_config { uint64_t opaque[NICC_FW_CONFIG_BYTES / 8]; } nicc_fw_config;
 /* A sender context (per QP that sends). Storage of nicc_fw_flow_bytes(cfg)
@@ -56,6 +68,8 @@ typedef struct nicc_fw_config { uint64_t opaque[NICC_FW_CONFIG_BYTES / 8]; } nic
 typedef struct nicc_fw_flow { uint64_t opaque[NICC_FW_FLOW_BYTES / 8]; } nicc_fw_flow;
 /* A receiver context (per QP that receives: CNP pacing). */
 typedef struct nicc_fw_rx_flow { uint64_t opaque[NICC_FW_RX_FLOW_BYTES / 8]; } nicc_fw_rx_flow;
+/* One per receiving port (RCCC: the credit pool and its active senders). */
+typedef struct nicc_fw_port { uint64_t opaque[NICC_FW_PORT_BYTES / 8]; } nicc_fw_port;
 
 /* Every enum and parameter struct below is expanded from the engine's one
  * list of each (nicc/param_tables.h); docs/params.md lists every field with
@@ -70,7 +84,7 @@ enum {
 };
 
 /* Congestion control: NICC_FW_CC_NONE, _DCQCN, _HPCC, _HPCC_PINT, _NSCC,
- * _HPCC_SPRAY. */
+ * _HPCC_SPRAY, _NSCC_RCCC. */
 enum {
 #define NICC_FW_X_(tok, ctok, code, name, doc) NICC_FW_CC_##ctok = code,
   NICC_CC_KINDS(NICC_FW_X_)
@@ -117,6 +131,11 @@ typedef struct nicc_fw_nscc_params {
   NICC_NSCC_PARAMS(NICC_FW_FIELD_)
 } nicc_fw_nscc_params;
 
+/* UEC RCCC receiver credit (docs/rccc.md); used with cc = NSCC_RCCC. */
+typedef struct nicc_fw_rccc_params {
+  NICC_RCCC_PARAMS(NICC_FW_FIELD_)
+} nicc_fw_rccc_params;
+
 typedef struct nicc_fw_spray_params {
   uint32_t policy; /* NICC_FW_SPRAY_* */
   NICC_SPRAY_PARAMS(NICC_FW_FIELD_)
@@ -138,6 +157,7 @@ typedef struct nicc_fw_params {
   nicc_fw_ecn_rule_params ecn_rule;
   nicc_fw_driver_params driver;
   nicc_fw_nscc_params nscc;
+  nicc_fw_rccc_params rccc;
 } nicc_fw_params;
 
 enum {
@@ -156,8 +176,11 @@ typedef struct nicc_fw_event {
                                decoded once inside nicc_fw_on_event */
   uint32_t bytes;           /* TX_DONE: bytes sent; ACK (NSCC): newly acknowledged;
                                NACK (NSCC): bytes lost or trimmed */
-  uint32_t seq;             /* ACK: acknowledged sequence */
-  uint32_t snd_nxt;         /* ACK, NACK (NSCC): next sequence the sender will send */
+  uint32_t seq;             /* ACK: acknowledged sequence; RX_DATA (NSCC_RCCC): the
+                               sequence after the packet's payload */
+  uint32_t snd_nxt;         /* ACK, NACK (NSCC): next sequence the sender will send;
+                               RX_DATA (NSCC_RCCC): the sender's backlog end (absolute
+                               sequence up to which it has data queued) */
   uint32_t rtt_ns;          /* ACK: RTT sample, 0 = none */
   uint16_t int_len;         /* ACK: bytes at int_stack */
   uint16_t ev;              /* ACK/NACK/TIMEOUT: UDP source port used, 0 = unknown;
@@ -166,10 +189,13 @@ typedef struct nicc_fw_event {
   uint8_t ecn;              /* ACK: ECN-echo; RX_DATA: CE */
   uint8_t pint_code;        /* ACK (HPCC-PINT): utilisation code */
   uint8_t has_pint;         /* ACK: 1 when pint_code is present */
+  uint32_t credit;          /* ACK (NSCC_RCCC): the credit limit the receiver granted,
+                               an absolute byte sequence */
 } nicc_fw_event;
 
 /* Action flags: NICC_FW_ACT_SET_RATE, _SET_WINDOW, _USE_EV, _SEND_CNP,
- * _ARM_TIMER, _CANCEL_TIMER, _CHANGE_EV. */
+ * _ARM_TIMER, _CANCEL_TIMER, _CHANGE_EV, _GRANT_CREDIT (receiver, NSCC_RCCC:
+ * put window_bytes in this packet's ACK as the credit limit). */
 enum {
 #define NICC_FW_X_(tok, ctok, bit, name, doc) NICC_FW_ACT_##ctok = 1 << bit,
   NICC_ACTION_FLAGS(NICC_FW_X_)
@@ -185,8 +211,8 @@ typedef struct nicc_fw_action {
   uint8_t reserved;
 } nicc_fw_action;
 
-/* Defaults: the driver, mlx5 DCQCN, the HPCC paper's settings and NSCC's
- * uec-default at the given port speed, ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
+/* Defaults: the driver, mlx5 DCQCN, the HPCC paper's settings, NSCC's and
+ * RCCC's uec-default at the given port speed, ECMP (one path), NSCC rule off. Returns NICC_FW_OK. */
 int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
 
 /* Validates and compiles `p`: every field, the enumerated ones (cc,
@@ -226,9 +252,25 @@ void nicc_fw_rx_flow_init(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint
 int nicc_fw_rx_flow_init_cc(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key, uint32_t sender_cc);
 
 /* One receiver event (RX_DATA, ecn = CE): *out may ask NICC_FW_ACT_SEND_CNP.
- * NICC_FW_ERR_UNSUPPORTED for a sender's event. */
+ * NICC_FW_ERR_UNSUPPORTED for a sender's event, and for cc = NSCC_RCCC
+ * (its receivers need their port: nicc_fw_on_rx_port_event). */
 int nicc_fw_on_rx_event(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, const nicc_fw_event* ev,
                         uint32_t now_ns, nicc_fw_action* out);
+
+/* A receiving port: an empty RCCC credit pool (any cc; only NSCC_RCCC
+ * reads it). */
+void nicc_fw_port_init(const nicc_fw_config* cfg, nicc_fw_port* port);
+
+/* One receiver event of a flow on `port`: as nicc_fw_on_rx_event, and for
+ * cc = NSCC_RCCC the RCCC grant (RX_DATA: seq = payload end, snd_nxt =
+ * backlog end): *out has NICC_FW_ACT_GRANT_CREDIT with the credit limit in
+ * window_bytes, on every packet. */
+int nicc_fw_on_rx_port_event(const nicc_fw_config* cfg, nicc_fw_port* port, nicc_fw_rx_flow* flow,
+                             const nicc_fw_event* ev, uint32_t now_ns, nicc_fw_action* out);
+
+/* A receiving flow ends: under NSCC_RCCC an active sender leaves `port`'s
+ * pool (the others' share grows). Other cc: nothing to do. */
+void nicc_fw_rx_flow_close(const nicc_fw_config* cfg, nicc_fw_port* port, nicc_fw_rx_flow* flow);
 
 /* The UDP source port of the flow's next packet. */
 uint16_t nicc_fw_select_ev(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t now_ns);
