@@ -2,7 +2,8 @@
 // cc_ops.h FlowCcState): one driver and one DriverConfig whose default CC
 // is DCQCN run DCQCN, HPCC, HPCC-PINT, NSCC and no-CC flows side by side,
 // each dispatching on its own kind; a typed slot refuses any kind but the
-// config's; receivers pace CNPs only for DCQCN senders.
+// config's; receivers pace CNPs only for DCQCN senders and grant RCCC
+// credit only to nscc+rccc senders.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -144,6 +145,46 @@ TEST(HalPerFlowCc, ReceiverPacesCnpsOnlyForDcqcnSenders) {
   ASSERT_EQ(rec.rx_calls.size(), 1u) << "a CE mark gives a CNP to the DCQCN sender only";
   EXPECT_EQ(rec.rx_calls[0].flow, rd);
   EXPECT_EQ(rec.rx_calls[0].action.flags, nicc::kActSendCnp);
+}
+
+// nscc+rccc per flow in a DCQCN driver: its receiver flow grants credit
+// from the driver's one port pool (no CNP), a DCQCN receiver flow beside it
+// paces CNPs; its sender's window is bounded by the credit an ACK carries.
+TEST(HalPerFlowCc, RcccFlowsBesideDcqcnFlows) {
+  const hal::DriverConfig cfg = MakeConfig(hal::CcKind::kDcqcn);
+  Recorder rec;
+  hal::Driver<Recorder, hal::AnySenderSlot, 2, 2> drv;
+  ASSERT_TRUE(drv.Init(&cfg, &rec).ok());
+  hal::FlowId rr, rd;
+  ASSERT_TRUE(drv.OpenRx(1, &rr, hal::CcKind::kNsccRccc).ok());
+  ASSERT_TRUE(drv.OpenRx(2, &rd, hal::CcKind::kDcqcn).ok());
+  ASSERT_TRUE(drv.DeliverRx(rr, hal::Event::RxData(true, 4096, 4096, 1000000), 100).ok());
+  ASSERT_TRUE(drv.DeliverRx(rd, hal::Event::RxData(true), 100).ok());
+  ASSERT_EQ(rec.rx_calls.size(), 2u);
+  EXPECT_EQ(rec.rx_calls[0].flow, rr);
+  EXPECT_EQ(rec.rx_calls[0].action.flags, nicc::kActGrantCredit) << "RCCC: a grant, no CNP";
+  // One active sender: the whole pool (100 Gb/s x 12 us = 150 KB) past the packet.
+  EXPECT_EQ(rec.rx_calls[0].action.window_bytes, 4096u + 150000u);
+  EXPECT_EQ(rec.rx_calls[1].flow, rd);
+  EXPECT_EQ(rec.rx_calls[1].action.flags, nicc::kActSendCnp) << "DCQCN: a CNP";
+  ASSERT_TRUE(drv.CloseRx(rr).ok());
+
+  hal::FlowId s;
+  ASSERT_TRUE(drv.OpenTx(3, 3, &s, 0, hal::CcKind::kNsccRccc).ok());
+  EXPECT_EQ(drv.TxKind(s), hal::CcKind::kNsccRccc);
+  hal::Event ack = hal::Event::Ack(4096, 8192, false, 0).WithCredit(4096 + 6000);
+  ack.bytes = 4096;
+  ack.rtt_ns = 5000;
+  ASSERT_TRUE(drv.Deliver(s, ack, 10000).ok());
+  // credit = max(initial 150000, granted 10096); window = min(W_nscc, credit - snd_una).
+  EXPECT_EQ(drv.WindowBytes(s), 150000u - 4096u) << "the initial credit (one BDP) bounds the window";
+  hal::Event ack2 = hal::Event::Ack(8192, 12288, false, 0).WithCredit(8192 + 20000);
+  ack2.bytes = 4096;
+  ack2.rtt_ns = 5000;
+  ASSERT_TRUE(drv.Deliver(s, ack2, 20000).ok());
+  EXPECT_EQ(drv.WindowBytes(s), 150000u - 8192u) << "a grant below the credit never lowers it";
+  ASSERT_FALSE(rec.calls.empty());
+  EXPECT_TRUE(rec.calls.back().action.Has(nicc::kActSetWindow));
 }
 
 TEST(HalPerFlowCc, TypedSlotRunsOnlyTheConfigsKind) {

@@ -28,6 +28,24 @@ NicNow()
 {
     return nicc::hal::ToNicTime(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
 }
+
+/// The receiver's event for a DATA packet (trimmed: only its header came).
+/// With a credit word (nscc+rccc): the sequence after its payload and the
+/// sender's backlog end; every packet but the last is full, and the last
+/// ends the message, which is the backlog end it carries.
+nicc::hal::Event
+RxEvent(const NiccRoceHeader& h, bool ce)
+{
+    if (!h.HasCredit())
+    {
+        return nicc::hal::Event::RxData(ce);
+    }
+    const uint32_t payload = h.GetPayloadSize();
+    const bool last = (h.GetOpFlags() & NiccNicConfig::OP_LAST) != 0;
+    const uint32_t seqEnd =
+        last ? h.GetCredit() : static_cast<uint32_t>((uint64_t{h.GetPsn()} + 1) * payload);
+    return nicc::hal::Event::RxData(ce, seqEnd, payload, h.GetCredit());
+}
 } // namespace
 
 NiccNicConfig*
@@ -263,7 +281,8 @@ NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
     }
     const nicc::hal::FlowId f = m_sender.Qp(qpn).drvFlow;
     const nicc::hal::CcKind cc = m_sender.Qp(qpn).cc;
-    if (nack && cc == nicc::hal::CcKind::kNscc && m_sender.AckedBytes(qpn) > ackedBefore)
+    const bool nscc = cc == nicc::hal::CcKind::kNscc || cc == nicc::hal::CcKind::kNsccRccc;
+    if (nack && nscc && m_sender.AckedBytes(qpn) > ackedBefore)
     {
         // NSCC counts delivered bytes (quick adapt cuts W to them): the
         // cumulative part of a NACK is an ACK without RTT sample or mark.
@@ -273,6 +292,7 @@ NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
                                                    e.ev);
         a.bytes = static_cast<uint32_t>(
             std::min<uint64_t>(m_sender.AckedBytes(qpn) - ackedBefore, UINT32_MAX));
+        a.credit = h.HasCredit() ? h.GetCredit() : 0; // RCCC: the grant the NACK carries
         (void)m_drv->Deliver(f, a, NicNow());
     }
     (void)m_drv->Deliver(f, e, NicNow());
@@ -412,7 +432,7 @@ NiccNic::OnData(Ptr<Packet> p)
         const nicc::hal::FlowId tf = m_receiver.Qp(idx).drvFlow;
         if (tf != nicc::hal::kNoFlow)
         {
-            (void)m_drv->DeliverRx(tf, nicc::hal::Event::RxData(true), NicNow());
+            (void)m_drv->DeliverRx(tf, RxEvent(h, true), NicNow());
         }
         m_receiver.OnTrimmed(idx, h);
         return;
@@ -422,7 +442,7 @@ NiccNic::OnData(Ptr<Packet> p)
     if (f != nicc::hal::kNoFlow)
     {
         // Notification point; may Apply(kActSendCnp).
-        (void)m_drv->DeliverRx(f, nicc::hal::Event::RxData(ce), NicNow());
+        (void)m_drv->DeliverRx(f, RxEvent(h, ce), NicNow());
     }
     m_receiver.Place(idx, h);
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
@@ -467,6 +487,13 @@ NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
     if (a.Has(nicc::kActSendCnp) && !m_config.cnpOnAck)
     {
         m_receiver.SendCnp(m_rxOwner[flow]);
+    }
+    if (a.Has(nicc::kActGrantCredit))
+    {
+        // RCCC (nscc+rccc senders): the credit limit the flow's ACKs echo.
+        NiccQpReceiver::RxQp& rx = m_receiver.Qp(m_rxOwner[flow]);
+        rx.creditLimit = a.window_bytes;
+        rx.hasCredit = 1;
     }
 }
 

@@ -207,6 +207,13 @@ NiccQpSender::BuildData(uint32_t qpn, uint16_t ev)
     h.SetPayloadSize(static_cast<uint16_t>(payload));
     h.SetOpFlags(psn + 1 == qp.npkts ? NiccNicConfig::OP_LAST : 0);
     h.SetCc(static_cast<uint8_t>(qp.cc));
+    if (qp.cc == nicc::hal::CcKind::kNsccRccc)
+    {
+        // RCCC: the backlog end (one message per QP: its end), at most
+        // 2^30 bytes past this packet's (the engine's wrap-safe range).
+        const uint64_t end = std::min<uint64_t>(qp.sizeBytes, SeqBytes(qp, psn) + payload + (uint64_t{1} << 30));
+        h.SetCredit(static_cast<uint32_t>(end));
+    }
     if (UsesInt(qp.cc))
     {
         h.EnableInt(m_cfg->intMultLog2);
@@ -349,6 +356,10 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
                                ev);
     e->bytes = newlyAcked;
     e->rtt_ns = nowNic - h.GetPsn(); // wraps: the echo is the NIC clock
+    if (h.HasCredit())
+    {
+        e->credit = h.GetCredit(); // RCCC: the receiver's credit limit
+    }
     // The stack is already decoded (the header holds it as records); the
     // event points at it for the duration of the engine call.
     if (UsesInt(qp.cc) && h.HasInt() &&
