@@ -108,7 +108,8 @@
   C(HpccPint, HPCC_PINT, 3, "hpcc-pint", "HPCC with one PINT utilisation code per ACK") \
   C(Nscc, NSCC, 4, "nscc", "UEC NSCC: window-based, ECN and queueing delay per ACK, quick adapt on NACK/trim") \
   C(HpccSpray, HPCC_SPRAY, 5, "hpcc-spray", "HPCC for sprayed flows: one INT history per entropy value (up to 4 paths), U = their maximum") \
-  C(NsccRccc, NSCC_RCCC, 6, "nscc+rccc", "UEC NSCC bounded by RCCC receiver credit: window = min(NSCC window, credit granted - snd_una)")
+  C(NsccRccc, NSCC_RCCC, 6, "nscc+rccc",                                         \
+    "UEC NSCC bounded by RCCC receiver credit: window = min(NSCC window, credit granted - snd_una)")
 
 #define NICC_SPRAY_POLICIES(C)                                                            \
   C(Ecmp, ECMP, 0, "ecmp", "one fixed entropy value (the flow's own port)")               \

@@ -11,6 +11,7 @@
 #include "nicc/int_codec.h"
 #include "nicc/host/param_registry.h"
 #include "nicc/params.h"
+#include "nicc/rccc.h"
 #include "nicc/spray.h"
 
 namespace nicc_vectors {
@@ -62,6 +63,17 @@ bool ProfileLines(const VectorFile& v, std::ostringstream& o, std::string* group
     o << "  p->spray.policy = " << policy->code << "u;\n";
     SetAll(o, "spray", sp::kParamTable, s);
     *group = "spray";
+  } else if (v.algo == "rccc") {
+    // cc = nscc+rccc: the vector's port and receivers, and its one sender
+    // (NSCC's uec-default on rccc's line rate; `param nscc.NAME` rows).
+    namespace rc = nicc::rccc;
+    const int32_t profile = nicc::FindProfile(rc::kParamTable, v.profile.c_str());
+    if (profile < 0) return (*why = "unknown rccc profile " + v.profile), false;
+    o << "  p->cc = NICC_FW_CC_NSCC_RCCC;\n";
+    SetAll(o, "rccc", rc::kParamTable, rc::Params::Of(static_cast<rc::Profile>(profile)));
+    for (const auto& kv : v.params)
+      if (kv.first == "line_rate_mbps") o << "  p->nscc.line_rate_mbps = " << kv.second << "u;\n";
+    *group = "rccc";
   } else {
     return (*why = "unknown algo " + v.algo), false;
   }
@@ -114,7 +126,12 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
   std::ostringstream params;
   std::string group;
   if (!ProfileLines(v, params, &group, why)) return false;
-  for (const auto& kv : v.params) params << "  p->" << group << "." << kv.first << " = " << kv.second << "u;\n";
+  for (const auto& kv : v.params) {
+    if (kv.first.rfind("nscc.", 0) == 0)  // rccc: a row of the sender's NSCC
+      params << "  p->" << kv.first << " = " << kv.second << "u;\n";
+    else
+      params << "  p->" << group << "." << kv.first << " = " << kv.second << "u;\n";
+  }
 
   // INT stacks first (arrays the steps point at).
   std::ostringstream steps;
@@ -160,8 +177,20 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
     }
     // The event.
     std::string op = "NICC_FW_VEC_OP_EVENT", kind = "NICC_FW_EV_TX_DONE";
-    uint64_t bytes = 0, seq = 0, nxt = 0, rtt = 0, evp = 0, ecn = 0, pint = 0, has_pint = 0;
-    if (e.kind == "cnp") kind = "NICC_FW_EV_CNP";
+    uint64_t bytes = 0, seq = 0, nxt = 0, rtt = 0, evp = 0, ecn = 0, pint = 0, has_pint = 0, credit = 0, flow = 0;
+    const bool rccc = v.algo == "rccc";
+    if (rccc && e.kind == "rx") {
+      kind = "NICC_FW_EV_RX_DATA", flow = arg("flow"), seq = arg("seq"), bytes = arg("bytes"), nxt = arg("backlog");
+    } else if (rccc && e.kind == "close") {
+      op = "NICC_FW_VEC_OP_RX_CLOSE", flow = arg("flow");
+    } else if (rccc && e.kind == "open") {
+      op = "NICC_FW_VEC_OP_OPEN", seq = arg("seq");
+    } else if (rccc && e.kind == "ack") {
+      kind = "NICC_FW_EV_ACK", seq = arg("seq"), nxt = arg("nxt"), bytes = arg("bytes"), ecn = arg("ecn");
+      rtt = arg("rtt"), evp = arg("ev"), credit = arg("credit");
+    } else if (rccc && e.kind == "nack") {
+      kind = "NICC_FW_EV_NACK", bytes = arg("bytes"), nxt = arg("nxt");
+    } else if (e.kind == "cnp") kind = "NICC_FW_EV_CNP";
     else if (e.kind == "timer") kind = "NICC_FW_EV_TIMER";
     else if (e.kind == "tx") bytes = arg("bytes");
     else if (e.kind == "rx") kind = "NICC_FW_EV_RX_DATA", ecn = arg("ce");
@@ -181,7 +210,7 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
       else if (k == "nack") kind = "NICC_FW_EV_NACK";
       else kind = "NICC_FW_EV_TIMEOUT";
     }
-    uint32_t check = 0, flags = 0, rate = 0, rate_tol = 0, win = 0, win_tol = 0, ev = 0, timer = 0;
+    uint32_t check = 0, flags = 0, rate = 0, rate_tol = 0, win = 0, win_tol = 0, ev = 0, timer = 0, grant = 0;
     int status = 0;
     for (const Expectation& x : e.expects) {
       bool ok = true;
@@ -191,8 +220,10 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
       else if (x.field == "ev") check |= 8, ev = static_cast<uint32_t>(x.value);
       else if (x.field == "timer_ns") check |= 16, timer = static_cast<uint32_t>(x.value);
       else if (x.field == "status") check |= 32, status = StatusCode(x.text), ok = status >= 0;
-      // Internal-state fields (alpha_q20, u_q20, stage ...) are not visible
-      // through the C API; the host runner checks them.
+      else if (x.field == "credit" && rccc && e.kind == "rx") check |= 64, grant = static_cast<uint32_t>(x.value);
+      // Internal-state fields (alpha_q20, u_q20, stage, rccc's active,
+      // share_bytes, nscc_window_bytes and the sender's credit ...) are not
+      // visible through the C API; the host runner checks them.
       if (!ok) {
         *why = "line " + std::to_string(x.line) + ": cannot express '" + x.text + "' in C";
         return false;
@@ -201,8 +232,9 @@ bool EmitC(const VectorFile& v, std::string* out, std::string* why) {
     // A select in the C harness reports flags "use_ev" only.
     steps << "  {" << static_cast<uint32_t>(e.t_ns) << "u, " << op << ", {" << int_ref << ", " << bytes << "u, "
           << seq << "u, " << nxt << "u, " << rtt << "u, " << int_len << ", " << evp << ", " << kind << ", " << ecn
-          << ", " << pint << ", " << has_pint << "}, " << check << "u, " << flags << "u, " << status << ", " << rate
-          << "u, " << rate_tol << "u, " << win << "u, " << win_tol << "u, " << ev << "u, " << timer << "u},\n";
+          << ", " << pint << ", " << has_pint << ", " << credit << "u}, " << check << "u, " << flags << "u, " << status
+          << ", " << rate << "u, " << rate_tol << "u, " << win << "u, " << win_tol << "u, " << ev << "u, " << timer
+          << "u, " << flow << "u, " << grant << "u},\n";
     ++n;
   }
   o << "\nstatic void " << id << "_params(nicc_fw_params* p) {\n"

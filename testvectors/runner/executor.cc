@@ -545,7 +545,8 @@ class Runner {
     for (const auto& kv : nscc_params) {
       const int32_t i = nicc::FindParam(ns::kParamTable, kv.first.c_str());
       if (i < 0) return SetupFail("unknown param 'nscc." + kv.first + "' for rccc");
-      if (kv.second < 0 || kv.second > 0xFFFFFFFFll) return SetupFail("param nscc." + kv.first + " out of 32-bit range");
+      if (kv.second < 0 || kv.second > 0xFFFFFFFFll)
+        return SetupFail("param nscc." + kv.first + " out of 32-bit range");
       np.*(ns::kParamTable.rows[i].member) = static_cast<uint32_t>(kv.second);
     }
     ns::Config ncfg;

@@ -1,7 +1,8 @@
 /* fw_vector_replay.c — replays one conformance vector (nicc_vec.h, from
  * `nicc-vectors --emit-c`) through the C ABI and fails on any mismatch: the
  * build registers it for vectors whose algorithm only the C ABI's dispatch
- * and INT decoding reach this way (sprayed HPCC: the EV of each ACK).
+ * and INT decoding reach this way (sprayed HPCC: the EV of each ACK;
+ * nscc+rccc: the port, several receivers and the ACK's credit).
  *
  *   nicc-vectors --emit-c VECTOR.vec > gen/nicc_vec.h && cc -std=c99 -Igen ...
  */

@@ -15,9 +15,15 @@ extern "C" {
 #endif
 
 enum {
-  NICC_FW_VEC_OP_EVENT = 0, /* nicc_fw_on_event with .event (RX_DATA: nicc_fw_on_rx_event) */
-  NICC_FW_VEC_OP_SELECT = 1 /* nicc_fw_select_ev */
+  NICC_FW_VEC_OP_EVENT = 0,    /* nicc_fw_on_event with .event (RX_DATA: nicc_fw_on_rx_port_event
+                                  on receiver context .flow) */
+  NICC_FW_VEC_OP_SELECT = 1,   /* nicc_fw_select_ev */
+  NICC_FW_VEC_OP_RX_CLOSE = 2, /* nicc_fw_rx_flow_close of receiver context .flow */
+  NICC_FW_VEC_OP_OPEN = 3      /* nicc_fw_flow_init again, start sequence .event.seq */
 };
+
+/* Receiver contexts a vector may name (.flow), all on one port. */
+#define NICC_FW_VEC_RX_FLOWS 64
 
 /* Bits of nicc_fw_vec_step.check: which expectations the step carries. */
 enum {
@@ -26,7 +32,8 @@ enum {
   NICC_FW_CHECK_WINDOW = 1 << 2,
   NICC_FW_CHECK_EV = 1 << 3,
   NICC_FW_CHECK_TIMER = 1 << 4,
-  NICC_FW_CHECK_STATUS = 1 << 5
+  NICC_FW_CHECK_STATUS = 1 << 5,
+  NICC_FW_CHECK_CREDIT = 1 << 6 /* the action's window_bytes (a receiver's grant) */
 };
 
 typedef struct nicc_fw_vec_step {
@@ -40,6 +47,8 @@ typedef struct nicc_fw_vec_step {
   uint32_t window_bytes, window_tol_bytes;
   uint32_t ev;
   uint32_t timer_ns;
+  uint32_t flow;   /* receiver context of RX_DATA / RX_CLOSE (< NICC_FW_VEC_RX_FLOWS) */
+  uint32_t credit; /* NICC_FW_CHECK_CREDIT: the grant expected */
 } nicc_fw_vec_step;
 
 typedef struct nicc_fw_vector {
@@ -62,7 +71,8 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
   nicc_fw_params p;
   nicc_fw_config cfg;
   nicc_fw_flow flow;
-  nicc_fw_rx_flow rx; /* the vector's receiver events (RX_DATA) */
+  nicc_fw_port port;                         /* the receivers' port (RCCC) */
+  nicc_fw_rx_flow rx[NICC_FW_VEC_RX_FLOWS]; /* the vector's receiver events (RX_DATA) */
   uint32_t bad = 0, i;
   const char* field = 0;
   v->params(&p);
@@ -71,19 +81,30 @@ static inline uint32_t nicc_fw_vector_run(const nicc_fw_vector* v, nicc_fw_vec_r
     return 1;
   }
   nicc_fw_flow_init(&cfg, &flow, 1, v->seed, v->start_seq);
-  nicc_fw_rx_flow_init(&cfg, &rx, 1);
+  nicc_fw_port_init(&cfg, &port);
+  for (i = 0; i < NICC_FW_VEC_RX_FLOWS; ++i) nicc_fw_rx_flow_init(&cfg, &rx[i], i + 1);
   for (i = 0; i < v->n_steps; ++i) {
     const nicc_fw_vec_step* s = &v->steps[i];
     nicc_fw_action a = {0, 0, 0, 0, 0, 0};
     int32_t st = NICC_FW_OK;
     uint32_t got_ev = 0;
+    const uint32_t rxi = s->flow < NICC_FW_VEC_RX_FLOWS ? s->flow : 0;
     if (s->op == NICC_FW_VEC_OP_SELECT) {
       got_ev = nicc_fw_select_ev(&cfg, &flow, s->t_ns);
       a.flags = NICC_FW_ACT_USE_EV;
+    } else if (s->op == NICC_FW_VEC_OP_RX_CLOSE) {
+      nicc_fw_rx_flow_close(&cfg, &port, &rx[rxi]);
+    } else if (s->op == NICC_FW_VEC_OP_OPEN) {
+      nicc_fw_flow_init(&cfg, &flow, 1, v->seed, s->event.seq);
     } else if (s->event.kind == NICC_FW_EV_RX_DATA) {
-      st = nicc_fw_on_rx_event(&cfg, &rx, &s->event, s->t_ns, &a);
+      st = nicc_fw_on_rx_port_event(&cfg, &port, &rx[rxi], &s->event, s->t_ns, &a);
     } else {
       st = nicc_fw_on_event(&cfg, &flow, &s->event, s->t_ns, &a);
+      got_ev = a.ev;
+    }
+    if ((s->check & NICC_FW_CHECK_CREDIT) && a.window_bytes != s->credit) {
+      report(ctx, i, "credit", s->credit, a.window_bytes);
+      ++bad;
     }
     if ((s->check & NICC_FW_CHECK_FLAGS) && a.flags != s->flags) {
       report(ctx, i, "flags", s->flags, a.flags);
