@@ -86,7 +86,8 @@ TEST(HalPerFlowCc, OneDriverRunsEachFlowOnItsOwnKind) {
   EXPECT_EQ(drv.RateKbps(none), 100000000u);
 
   // A CNP cuts the DCQCN flow only; the other kinds take none.
-  for (hal::FlowId f : {dcqcn, hpcc, pint, nscc, none}) ASSERT_TRUE(drv.Deliver(f, hal::Event::Cnp(), 100).ok());
+  for (hal::FlowId f : {dcqcn, hpcc, pint, nscc, none})
+    ASSERT_TRUE(drv.Deliver(f, hal::Event::Cnp(), 100).ok());
   ASSERT_EQ(rec.calls.size(), 1u);
   EXPECT_EQ(rec.calls[0].flow, dcqcn);
   EXPECT_TRUE(rec.calls[0].action.Has(nicc::kActSetRate));
@@ -140,8 +141,10 @@ TEST(HalPerFlowCc, ReceiverPacesCnpsOnlyForDcqcnSenders) {
   ASSERT_TRUE(drv.OpenRx(4, &rdef).ok());
   EXPECT_EQ(drv.rx_slot(rdef).cc, hal::CcKind::kHpcc);
   hal::FlowId extra;
-  EXPECT_EQ(drv.OpenRx(5, &extra, static_cast<hal::CcKind>(200)).code, nicc::StatusCode::kOutOfRange);
-  for (hal::FlowId f : {rd, rh, rn, rdef}) ASSERT_TRUE(drv.DeliverRx(f, hal::Event::RxData(true), 100).ok());
+  EXPECT_EQ(drv.OpenRx(5, &extra, static_cast<hal::CcKind>(200)).code,
+            nicc::StatusCode::kOutOfRange);
+  for (hal::FlowId f : {rd, rh, rn, rdef})
+    ASSERT_TRUE(drv.DeliverRx(f, hal::Event::RxData(true), 100).ok());
   ASSERT_EQ(rec.rx_calls.size(), 1u) << "a CE mark gives a CNP to the DCQCN sender only";
   EXPECT_EQ(rec.rx_calls[0].flow, rd);
   EXPECT_EQ(rec.rx_calls[0].action.flags, nicc::kActSendCnp);
@@ -177,7 +180,8 @@ TEST(HalPerFlowCc, RcccFlowsBesideDcqcnFlows) {
   ack.rtt_ns = 5000;
   ASSERT_TRUE(drv.Deliver(s, ack, 10000).ok());
   // credit = max(initial 150000, granted 10096); window = min(W_nscc, credit - snd_una).
-  EXPECT_EQ(drv.WindowBytes(s), 150000u - 4096u) << "the initial credit (one BDP) bounds the window";
+  EXPECT_EQ(drv.WindowBytes(s), 150000u - 4096u)
+      << "the initial credit (one BDP) bounds the window";
   hal::Event ack2 = hal::Event::Ack(8192, 12288, false, 0).WithCredit(8192 + 20000);
   ack2.bytes = 4096;
   ack2.rtt_ns = 5000;

@@ -169,7 +169,9 @@ TypeId
 NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
 {
     tid.AddAttribute("CongestionControl",
-                     "Engine congestion control of every QP: " + SupportedCcList() + ".",
+                     "Engine congestion control of the NIC's QPs unless a flow gives its own "
+                     "(NiccNic::AddFlow(..., cc)): " +
+                         SupportedCcList() + ".",
                      StringValue("dcqcn"),
                      Field<StringValue>(of, &NiccNicConfig::ccName),
                      MakeStringChecker())

@@ -1,11 +1,13 @@
 /*
  * nicc-mixed-cc-test-suite.cc — a congestion control per flow ("nicc-mixed-cc"):
  *   - one lossless fabric (one switch, PFC on, RED low enough to mark), two
- *     DCQCN, two HPCC and two NSCC senders into one receiver, every NIC with
- *     the same Attributes: each QP runs the CC asked (DCQCN QPs receive CNPs
- *     and never a window; HPCC and NSCC QPs get set_window actions and no
- *     CNP; the receiver sends CNPs only to DCQCN senders), every flow
- *     completes, nothing is dropped, every byte arrives once;
+ *     DCQCN, two HPCC, two NSCC and two NSCC + RCCC senders into one
+ *     receiver, every NIC with the same Attributes: each QP runs the CC
+ *     asked (DCQCN QPs receive CNPs and never a window; HPCC, NSCC and
+ *     NSCC + RCCC QPs get set_window actions and no CNP; the receiver sends
+ *     CNPs only to DCQCN senders and grants credit to the RCCC ones, whose
+ *     2 MB cannot complete without grants), every flow completes, nothing
+ *     is dropped, every byte arrives once;
  *   - the same mix from a scenario: a CSV flow file's cc column and the
  *     workload key incast_cc; each flow's cc in the results, per-cc slowdown;
  *   - a flow file naming no congestion control is refused with file:line.
@@ -49,7 +51,7 @@ class MixedFabricTest : public TestCase
 {
   public:
     MixedFabricTest()
-        : TestCase("DCQCN, HPCC and NSCC flows on one lossless switch: each runs its own CC, "
+        : TestCase("DCQCN, HPCC, NSCC and NSCC + RCCC flows on one lossless switch: each runs its own CC, "
                    "CNPs only to DCQCN, all complete, nothing lost")
     {
     }
@@ -76,9 +78,9 @@ class MixedFabricTest : public TestCase
         fabric.SetSwitchAttribute("EcnKmax", UintegerValue(200000));
         fabric.SetSwitchAttribute("EcnPmax", DoubleValue(0.2));
         Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
-        const CcKind kinds[] = {CcKind::kDcqcn, CcKind::kDcqcn, CcKind::kHpcc,
-                                CcKind::kHpcc,  CcKind::kNscc,  CcKind::kNscc};
-        constexpr uint32_t N = 6;
+        const CcKind kinds[] = {CcKind::kDcqcn, CcKind::kDcqcn, CcKind::kHpcc,     CcKind::kHpcc,
+                                CcKind::kNscc,  CcKind::kNscc,  CcKind::kNsccRccc, CcKind::kNsccRccc};
+        constexpr uint32_t N = 8;
         constexpr uint64_t SIZE = 2000000;
         std::vector<Ptr<Node>> senders;
         for (uint32_t i = 0; i < N; ++i)
@@ -128,6 +130,10 @@ class MixedFabricTest : public TestCase
         NS_TEST_EXPECT_MSG_GT(seen.windows[CcKind::kNscc], 0u, "NSCC flows get set_window");
         NS_TEST_EXPECT_MSG_EQ(seen.cnps[CcKind::kHpcc], 0u, "no CNP to HPCC");
         NS_TEST_EXPECT_MSG_EQ(seen.cnps[CcKind::kNscc], 0u, "no CNP to NSCC");
+        // NSCC + RCCC: 2 MB is more than the 150 KB initial credit, so
+        // completing needs the receiver's grants in the ACKs.
+        NS_TEST_EXPECT_MSG_GT(seen.windows[CcKind::kNsccRccc], 0u, "NSCC + RCCC flows get set_window");
+        NS_TEST_EXPECT_MSG_EQ(seen.cnps[CcKind::kNsccRccc], 0u, "no CNP to NSCC + RCCC");
         uint64_t cnpsRx = 0;
         for (uint32_t i = 0; i < N; ++i)
         {
