@@ -139,7 +139,13 @@ NiccFlowFile::List() const
     out.reserve(flows.size());
     for (const auto& f : flows)
     {
-        out.push_back({f.src, f.dst, f.sizeBytes, NanoSeconds(f.startNs), f.dport, f.pg});
+        NiccListedFlow l{f.src, f.dst, f.sizeBytes, NanoSeconds(f.startNs), f.dport, f.pg, std::nullopt};
+        nicc::hal::CcKind kind;
+        if (NiccCcKindByName(f.cc, &kind))
+        {
+            l.cc = kind;
+        }
+        out.push_back(l);
     }
     return out;
 }
@@ -311,6 +317,12 @@ NiccParseFlowFile(const std::string& text, const std::string& source, NiccFlowFi
             if (colOf[4] >= 0)
             {
                 f.cc = cell(4);
+                nicc::hal::CcKind kind;
+                if (!f.cc.empty() && !NiccCcKindByName(f.cc, &kind))
+                {
+                    return field(lineNo, "cc", "'" + f.cc + "' is no congestion control (one of " +
+                                                   NiccCcKindNames(", ") + "; empty = the scenario's)");
+                }
             }
             if (colOf[5] >= 0 && !cell(5).empty())
             {
@@ -365,11 +377,7 @@ NiccReadFlowFile(const std::string& path, NiccFlowFile* out, std::string* error)
 }
 
 bool
-NiccResolveFlowFile(NiccFlowFile* f,
-                    const NiccFlowFileHosts& hosts,
-                    const std::string& cc,
-                    uint32_t mtu,
-                    std::string* error)
+NiccResolveFlowFile(NiccFlowFile* f, const NiccFlowFileHosts& hosts, uint32_t mtu, std::string* error)
 {
     const NiccTopologySpec* spec = hosts.spec;
     std::vector<int64_t> hostIndex; // file node id -> host index, -1 for a switch
@@ -412,12 +420,6 @@ NiccResolveFlowFile(NiccFlowFile* f,
                                           std::to_string(hosts.count - 1) +
                                           "] (host indices of the generated topology)");
             }
-        }
-        if (!fl.cc.empty() && fl.cc != cc)
-        {
-            return fail(fl, "cc", "'" + fl.cc + "' differs from the scenario's cc = " + cc +
-                                      "; the NIC model runs one congestion control for all its flows (set the "
-                                      "key cc, or leave the column empty)");
         }
         if ((fl.sizeBytes - 1) / mtu + 1 > maxPackets)
         {

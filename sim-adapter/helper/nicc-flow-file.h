@@ -11,13 +11,16 @@
  *   CSV with a header naming its columns, in any order:
  *     src,dst,size_bytes,start_us[,cc][,prio][,dport]
  *     0,5,1000000,10.5,dcqcn,3,100
+ *   cc: the flow's congestion control, a name of nicc::hal::kCcKinds (one
+ *   run may mix them); empty, or the HPCC format (no such column): the
+ *   scenario's (key file_cc, else cc).
  *
  *   NiccFlowFile f;
  *   std::string err;
  *   if (!NiccParseFlowFile(text, "flows.txt", &f, &err)) ...   // "flows.txt:4: field 'size': ..."
  *   NiccFlowFileHosts hosts;
  *   hosts.count = 32;                        // or hosts.spec = &topologySpec (topology=file)
- *   if (!NiccResolveFlowFile(&f, hosts, "dcqcn", 1024, &err)) ...
+ *   if (!NiccResolveFlowFile(&f, hosts, 1024, &err)) ...
  *   workload.StartFlowList(f.List());
  *
  * Host ids: with a topology file, the file's node ids (a switch id is an
@@ -46,7 +49,7 @@ struct NiccFileFlow
     int64_t startNs;
     uint16_t dport; ///< HPCC: the file's dport; CSV: column dport, else 0
     uint8_t pg;     ///< HPCC: pg; CSV: column prio, else 0
-    std::string cc; ///< CSV: column cc ("" = the scenario's cc)
+    std::string cc; ///< CSV: column cc, a kCcKinds name ("" = the scenario's cc)
     uint32_t line;  ///< 1-based line of the flow in the file
 };
 
@@ -84,7 +87,8 @@ constexpr uint32_t NICC_FLOW_FILE_MAX_FLOWS = 10000000;
  * Parse the text of a flow file; `source` names it in messages. False with
  * "source:line: field 'name': reason" on the first malformed line: bad or
  * missing count or header, unknown or duplicate column, wrong number of
- * fields, a non-numeric or out-of-range field, size 0, negative or
+ * fields, a non-numeric or out-of-range field, a cc that names no
+ * congestion control (nicc::hal::kCcKinds), size 0, negative or
  * non-finite start, a flow from a host to itself, fewer flows than the
  * count. Every id is checked for form only (NiccResolveFlowFile maps them).
  */
@@ -94,16 +98,11 @@ bool NiccReadFlowFile(const std::string& path, NiccFlowFile* out, std::string* e
 
 /**
  * Checks a parsed file against the run and maps src / dst to host indices:
- * an id out of range or (with a topology file) a switch, a cc column other
- * than `cc` (the NIC runs one congestion control for all its QPs), a size
- * of 2^32 - 1 packets of `mtu` or more (32-bit PSNs) are errors naming
+ * an id out of range or (with a topology file) a switch, a size of
+ * 2^32 - 1 packets of `mtu` or more (32-bit PSNs) are errors naming
  * source:line and the field.
  */
-bool NiccResolveFlowFile(NiccFlowFile* f,
-                         const NiccFlowFileHosts& hosts,
-                         const std::string& cc,
-                         uint32_t mtu,
-                         std::string* error);
+bool NiccResolveFlowFile(NiccFlowFile* f, const NiccFlowFileHosts& hosts, uint32_t mtu, std::string* error);
 
 } // namespace ns3
 

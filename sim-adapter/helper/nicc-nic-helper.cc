@@ -67,8 +67,16 @@ NiccNicHelper::AddFlow(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, Time start)
 {
     Ptr<NiccNic> nic = GetNic(src);
     NS_ABORT_MSG_UNLESS(nic && GetNic(dst), "both hosts of a flow need a NiccNic");
+    return AddFlow(src, dst, bytes, start, nic->GetDriverConfig().cc);
+}
+
+uint32_t
+NiccNicHelper::AddFlow(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, Time start, nicc::hal::CcKind cc)
+{
+    Ptr<NiccNic> nic = GetNic(src);
+    NS_ABORT_MSG_UNLESS(nic && GetNic(dst), "both hosts of a flow need a NiccNic");
     const uint32_t id = static_cast<uint32_t>(m_flows.size());
-    const uint32_t qpn = nic->AddFlow(id, dst->GetId(), bytes, start);
+    const uint32_t qpn = nic->AddFlow(id, dst->GetId(), bytes, start, cc);
     m_flows.push_back(NiccFlowRecord{id,
                                      src->GetId(),
                                      dst->GetId(),
@@ -77,7 +85,8 @@ NiccNicHelper::AddFlow(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, Time start)
                                      -1,
                                      0,
                                      nic,
-                                     qpn});
+                                     qpn,
+                                     cc});
     return id;
 }
 

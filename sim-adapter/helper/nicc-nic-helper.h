@@ -40,6 +40,7 @@ struct NiccFlowRecord
     uint64_t ackedBytes;  ///< bytes acknowledged so far
     Ptr<NiccNic> nic;     ///< the sender's NIC
     uint32_t qpn;         ///< the QP on that NIC
+    nicc::hal::CcKind cc; ///< the flow's congestion control
 };
 
 /**
@@ -65,6 +66,9 @@ class NiccNicHelper
     /// A flow of `bytes` from src to dst starting at absolute time `start`
     /// (both hosts need a NIC). Returns its id (0, 1, ... in call order).
     uint32_t AddFlow(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, Time start);
+    /// The same with the flow's own congestion control (the other form: the
+    /// sender NIC's CongestionControl Attribute).
+    uint32_t AddFlow(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, Time start, nicc::hal::CcKind cc);
 
     /// Stop the simulator as soon as every flow added so far is complete.
     void StopWhenAllComplete();

@@ -384,7 +384,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         ids.spec = topo == "file" ? &spec : nullptr;
         ids.count = nHosts;
         if (!NiccReadFlowFile(Get("flow_file"), &flowFile, error) ||
-            !NiccResolveFlowFile(&flowFile, ids, Get("cc"), mtu, error))
+            !NiccResolveFlowFile(&flowFile, ids, mtu, error))
         {
             *error = "key 'flow_file': " + *error;
             return false;
@@ -552,6 +552,17 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         stream += sw->AssignStreams(stream);
     }
+    // Per-workload congestion control (keys <kind>_cc; "cc" = the NICs').
+    for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+    {
+        const auto kind = static_cast<NiccFlowKind>(k);
+        const std::string key = std::string(NiccFlowKindName(kind)) + NICC_WORKLOAD_CC_SUFFIX;
+        nicc::hal::CcKind cc;
+        if (kind != NiccFlowKind::OTHER && NiccCcKindByName(Get(key), &cc))
+        {
+            work.SetCc(kind, cc);
+        }
+    }
     work.StartPoisson(&cdf, poissonLoad, hostRate, Seconds(0), trafficStop);
     work.StartIncast(D("incast_load"), static_cast<uint32_t>(U("incast_fanin")), U("incast_bytes"),
                      hostRate, Seconds(0), trafficStop);
@@ -702,7 +713,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->hosts = nHosts;
     r->hostRateGbps = hostBps / 1e9;
     r->flows = nics.GetFlowRecords();
-    const bool intOn = Get("cc") == "hpcc" || Get("cc") == "hpcc-spray"; // INT on data and ACKs
     // Each flow's path: switches crossed and summed link delay of a shortest
     // path (BFS over the links; every stock topology is symmetric, so this is
     // 1 / 3 / 5 switches as its shape says), host link rates at both ends
@@ -726,6 +736,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         const uint32_t links = it->second.links[f.dst];
         const uint32_t switches = links >= 2 && links != UINT32_MAX ? links - 1 : 1;
         const double pathDelayNs = it->second.delayNs[f.dst];
+        const bool intOn = NiccQpSender::UsesInt(f.cc); // INT on the flow's data and ACKs
         const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
         const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
         const uint64_t full = f.sizeBytes / mtu;
@@ -815,6 +826,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         const double acked = static_cast<double>(s.PermutationAcked(r->flows) - s.permAckedAtWarmup);
         const uint32_t hops = 3;
+        // The permutation's flows share one cc (permutation_cc or cc).
+        const auto perm = std::find_if(r->flows.begin(), r->flows.end(), [&](const NiccFlowRecord& f) {
+            return work.GetKind(f.id) == NiccFlowKind::PERMUTATION;
+        });
+        const bool intOn = perm != r->flows.end() && NiccQpSender::UsesInt(perm->cc);
         const double hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0);
         const double ack = (NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0)) /
                            static_cast<double>(U("ack_interval"));

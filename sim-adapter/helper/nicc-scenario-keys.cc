@@ -31,6 +31,7 @@
 #include "ns3/nicc-net-device.h"
 #include "ns3/nicc-switch-mmu.h"
 #include "ns3/nicc-switch-node.h"
+#include "ns3/nicc-workload.h"
 #include "ns3/nstime.h"
 #include "ns3/string.h"
 
@@ -172,8 +173,30 @@ BuildKeys()
                                 "CongestionControl",
                                 Choices(nicc::hal::kCcKinds),
                                 "dcqcn",
-                                "congestion control of every QP: " +
+                                "congestion control of every QP unless its workload's <workload>_cc "
+                                "or its flow file row says otherwise: " +
                                     ChoiceDocs(nicc::hal::kCcKinds, nicc::hal::kCcKindCount)));
+    // One key per workload kind (NiccFlowKindName: poisson_cc, incast_cc,
+    // permutation_cc, allreduce_cc, alltoall_cc, file_cc): a run mixes
+    // transports, the CC chosen per flow.
+    for (uint32_t kind = 0; kind < NICC_FLOW_KINDS; ++kind)
+    {
+        if (static_cast<NiccFlowKind>(kind) == NiccFlowKind::OTHER)
+        {
+            continue;
+        }
+        const std::string name = NiccFlowKindName(static_cast<NiccFlowKind>(kind));
+        NiccScenarioKey k;
+        k.name = name + NICC_WORKLOAD_CC_SUFFIX;
+        k.type = "cc|" + Choices(nicc::hal::kCcKinds);
+        k.def = "cc";
+        k.help = "fabric: congestion control of the " + name +
+                 (name == "file" ? " flows (flow_file rows with an empty cc column, and every row of the "
+                                   "HPCC format)"
+                                 : " flows") +
+                 "; cc = the key cc's";
+        keys.push_back(k);
+    }
     keys.push_back(NicChoiceKey("spray",
                                 "SprayPolicy",
                                 Choices(nicc::spray::kPolicies),
@@ -673,8 +696,10 @@ NiccScenario::ApplyAttributes(NiccFabricHelper* fabric, NiccNicHelper* nics, std
         }
     }
     // HPCC-PINT: the switches smooth their utilisation over the senders' T
-    // (hpcc.base_rtt_ns, or its profile's value).
-    if (fabric && Get("cc") == "hpcc-pint")
+    // (hpcc.base_rtt_ns, or its profile's value). Set whatever cc is: a
+    // workload or flow file row may run hpcc-pint, and only PINT packets
+    // read it.
+    if (fabric)
     {
         int64_t t = I("hpcc.base_rtt_ns");
         if (t < 0)

@@ -80,14 +80,34 @@ const SizeBucket kBuckets[] = {{"<10KB", 0, 10000},
                                {">=10MB", 10000000, ~0ull}};
 
 nlohmann::json
-SlowdownStats(const NiccScenarioResult& r, uint64_t lo, uint64_t hi, int kind)
+SlowdownStats(const NiccScenarioResult& r, uint64_t lo, uint64_t hi, int kind, int cc = -1)
 {
     size_t n = 0;
     nlohmann::json j;
-    j["p50"] = r.SlowdownPercentileOf(0.50, lo, hi, kind, &n);
-    j["p95"] = r.SlowdownPercentileOf(0.95, lo, hi, kind, nullptr);
-    j["p99"] = r.SlowdownPercentileOf(0.99, lo, hi, kind, nullptr);
+    j["p50"] = r.SlowdownPercentileOf(0.50, lo, hi, kind, &n, cc);
+    j["p95"] = r.SlowdownPercentileOf(0.95, lo, hi, kind, nullptr, cc);
+    j["p99"] = r.SlowdownPercentileOf(0.99, lo, hi, kind, nullptr, cc);
     j["completed"] = n;
+    return j;
+}
+
+// Per congestion control present in the run (flows may mix them): FCT
+// slowdown percentiles over its completed flows, its flow count.
+nlohmann::json
+SlowdownByCc(const NiccScenarioResult& r)
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& c : nicc::hal::kCcKinds)
+    {
+        const size_t count = std::count_if(r.flows.begin(), r.flows.end(), [&](const NiccFlowRecord& f) {
+            return static_cast<uint32_t>(f.cc) == c.code;
+        });
+        if (count > 0)
+        {
+            j[c.name] = SlowdownStats(r, 0, ~0ull, -1, static_cast<int>(c.code));
+            j[c.name]["flows"] = count;
+        }
+    }
     return j;
 }
 
@@ -390,7 +410,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
         qlen << r.qlenMonText;
     }
     std::ofstream csv(dir / "fct.csv");
-    csv << "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown\n";
+    csv << "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,cc\n";
     for (size_t i = 0; i < r.flows.size(); ++i)
     {
         const auto& f = r.flows[i];
@@ -398,12 +418,13 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
         if (f.fctNs >= 0)
         {
             csv << f.fctNs << ',' << r.idealFctNs[i] << ','
-                << static_cast<double>(f.fctNs) / static_cast<double>(r.idealFctNs[i]) << '\n';
+                << static_cast<double>(f.fctNs) / static_cast<double>(r.idealFctNs[i]);
         }
         else
         {
-            csv << ',' << r.idealFctNs[i] << ",\n"; // not complete when the run stopped
+            csv << ',' << r.idealFctNs[i] << ','; // not complete when the run stopped
         }
+        csv << ',' << nicc::hal::CcKindName(f.cc) << '\n';
     }
 
     nlohmann::json j;
@@ -417,6 +438,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     j["fct_slowdown"] = {{"p50", r.SlowdownPercentile(0.50)},
                          {"p95", r.SlowdownPercentile(0.95)},
                          {"p99", r.SlowdownPercentile(0.99)}};
+    j["fct_slowdown_by_cc"] = SlowdownByCc(r);
     j["queue_bytes"] = {{"p50", r.QueuePercentile(0.50)},
                         {"p95", r.QueuePercentile(0.95)},
                         {"p99", r.QueuePercentile(0.99)},

@@ -169,15 +169,20 @@ NiccScenarioResult::QueuePercentile(double q) const
 }
 
 double
-NiccScenarioResult::SlowdownPercentileOf(double q, uint64_t minBytes, uint64_t maxBytes, int kind,
-                                         size_t* n) const
+NiccScenarioResult::SlowdownPercentileOf(double q,
+                                         uint64_t minBytes,
+                                         uint64_t maxBytes,
+                                         int kind,
+                                         size_t* n,
+                                         int cc) const
 {
     std::vector<double> v;
     for (size_t i = 0; i < flows.size(); ++i)
     {
         const auto& f = flows[i];
         const bool kindOk = kind < 0 || (i < flowKind.size() && flowKind[i] == kind);
-        if (f.fctNs >= 0 && idealFctNs[i] > 0 && kindOk && f.sizeBytes >= minBytes &&
+        const bool ccOk = cc < 0 || static_cast<int>(f.cc) == cc;
+        if (f.fctNs >= 0 && idealFctNs[i] > 0 && kindOk && ccOk && f.sizeBytes >= minBytes &&
             f.sizeBytes < maxBytes)
         {
             v.push_back(static_cast<double>(f.fctNs) / static_cast<double>(idealFctNs[i]));
@@ -312,7 +317,6 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     const uint32_t mtu = static_cast<uint32_t>(U("mtu"));
     const double bps = D("rate_gbps") * 1e9;
     const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
-    const std::string cc = Get("cc");
     if (size / mtu + 1 >= 0xFFFFFFFFull)
     {
         *error = "bad value for key 'size_bytes': more than 2^32 packets";
@@ -390,11 +394,11 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     // Measurements.
     r->simSeconds = Simulator::Now().GetSeconds();
     r->flows = nics.GetFlowRecords();
-    const bool intOn = cc == "hpcc" || cc == "hpcc-spray"; // INT on data and ACKs
-    const uint32_t dataHdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
-    const uint32_t ackBytes = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
     for (const auto& f : r->flows)
     {
+        const bool intOn = NiccQpSender::UsesInt(f.cc); // INT on data and ACKs
+        const uint32_t dataHdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
+        const uint32_t ackBytes = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
         r->idealFctNs.push_back(IdealFctNs(f.sizeBytes, mtu, dataHdr, ackBytes, bps,
                                            static_cast<double>(delay.GetNanoSeconds()), 2));
         r->standaloneFctNs.push_back(NiccHpccStandaloneFctNs(

@@ -173,8 +173,14 @@ struct NiccScenarioResult
     /// Nearest-rank percentile of a sample vector; 0 if empty.
     static uint64_t Percentile(std::vector<uint64_t> v, double q);
     /// Nearest-rank percentile of the slowdowns of completed flows with
-    /// size in [minBytes, maxBytes) and (kind < 0 or flowKind == kind).
-    double SlowdownPercentileOf(double q, uint64_t minBytes, uint64_t maxBytes, int kind, size_t* n) const;
+    /// size in [minBytes, maxBytes), (kind < 0 or flowKind == kind) and (cc < 0
+    /// or the flow's congestion control == cc, a nicc::hal::CcKind code).
+    double SlowdownPercentileOf(double q,
+                                uint64_t minBytes,
+                                uint64_t maxBytes,
+                                int kind,
+                                size_t* n,
+                                int cc = -1) const;
     /// Reordering distance percentile over all DATA packets received.
     uint32_t OooPercentile(double q) const;
 

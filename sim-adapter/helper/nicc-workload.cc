@@ -89,6 +89,7 @@ NiccFlowSizeCdf::Sample(double u) const
 const char*
 NiccFlowKindName(NiccFlowKind k)
 {
+    // The scenario keys <name>_cc (nicc-scenario-keys.cc) are these names.
     switch (k)
     {
     case NiccFlowKind::POISSON:
@@ -106,6 +107,31 @@ NiccFlowKindName(NiccFlowKind k)
     default:
         return "other";
     }
+}
+
+bool
+NiccCcKindByName(const std::string& name, nicc::hal::CcKind* out)
+{
+    for (const auto& c : nicc::hal::kCcKinds)
+    {
+        if (name == c.name)
+        {
+            *out = static_cast<nicc::hal::CcKind>(c.code);
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+NiccCcKindNames(const char* sep)
+{
+    std::string out;
+    for (const auto& c : nicc::hal::kCcKinds)
+    {
+        out += (out.empty() ? "" : sep) + std::string(c.name);
+    }
+    return out;
 }
 
 NiccWorkload::NiccWorkload(NiccNicHelper* nics, const std::vector<Ptr<Node>>& hosts)
@@ -155,10 +181,26 @@ NiccWorkload::Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind)
     return AddAt(src, dst, bytes, kind, Simulator::Now());
 }
 
-uint32_t
-NiccWorkload::AddAt(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind, Time start)
+void
+NiccWorkload::SetCc(NiccFlowKind kind, nicc::hal::CcKind cc)
 {
-    const uint32_t id = m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start);
+    m_cc[static_cast<uint32_t>(kind)] = cc;
+}
+
+uint32_t
+NiccWorkload::AddAt(uint32_t src,
+                    uint32_t dst,
+                    uint64_t bytes,
+                    NiccFlowKind kind,
+                    Time start,
+                    std::optional<nicc::hal::CcKind> cc)
+{
+    if (!cc)
+    {
+        cc = m_cc[static_cast<uint32_t>(kind)];
+    }
+    const uint32_t id = cc ? m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start, *cc)
+                           : m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start);
     if (m_kind.size() <= id)
     {
         m_kind.resize(id + 1, static_cast<uint8_t>(NiccFlowKind::OTHER));
@@ -319,7 +361,7 @@ NiccWorkload::StartFlowList(const std::vector<NiccListedFlow>& flows)
     {
         NS_ABORT_MSG_UNLESS(f.src < m_hosts.size() && f.dst < m_hosts.size() && f.src != f.dst,
                             "flow list: bad hosts " << f.src << " -> " << f.dst);
-        const uint32_t id = AddAt(f.src, f.dst, f.sizeBytes, NiccFlowKind::FLOWFILE, f.start);
+        const uint32_t id = AddAt(f.src, f.dst, f.sizeBytes, NiccFlowKind::FLOWFILE, f.start, f.cc);
         if (m_dport.size() <= id)
         {
             m_dport.resize(id + 1, 0);

@@ -37,7 +37,9 @@
 #include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -80,9 +82,20 @@ enum class NiccFlowKind : uint8_t
 const char* NiccFlowKindName(NiccFlowKind k);
 constexpr uint32_t NICC_FLOW_KINDS = 7;
 
+/// Suffix of the scenario key that sets a workload kind's congestion
+/// control: NiccFlowKindName(kind) + it ("incast_cc"); value "cc" = the key cc.
+constexpr const char* NICC_WORKLOAD_CC_SUFFIX = "_cc";
+
+/// A congestion control by its name in nicc::hal::kCcKinds ("dcqcn",
+/// "nscc", ...); false for any other text.
+bool NiccCcKindByName(const std::string& name, nicc::hal::CcKind* out);
+/// The names of nicc::hal::kCcKinds, joined by `sep` (messages, key types).
+std::string NiccCcKindNames(const char* sep);
+
 /// One flow of a given list (a flow file, nicc-flow-file.h): host indices
-/// into the workload's hosts, size, absolute start, and the file's dport
-/// and pg, kept per flow (GetDport / GetPg).
+/// into the workload's hosts, size, absolute start, the file's dport and
+/// pg, kept per flow (GetDport / GetPg), and its congestion control (none
+/// given: the list's kind's, SetCc, else the sender NIC's).
 struct NiccListedFlow
 {
     uint32_t src;
@@ -91,6 +104,7 @@ struct NiccListedFlow
     Time start;
     uint16_t dport;
     uint8_t pg;
+    std::optional<nicc::hal::CcKind> cc;
 };
 
 /// One synchronized step of a collective.
@@ -129,6 +143,10 @@ class NiccWorkload
     /// random variables (ns-3 convention: call before the simulation runs);
     /// returns STREAMS. Without it ns-3 numbers the streams in creation order.
     int64_t AssignStreams(int64_t stream);
+
+    /// Flows of `kind` started from now on run `cc` (not called: the sender
+    /// NIC's CongestionControl). A listed flow's own cc comes first.
+    void SetCc(NiccFlowKind kind, nicc::hal::CcKind cc);
 
     /// Each host starts flows with exponential gaps at
     /// load * rate / (8 * cdf->MeanBytes()) per second, sizes from the CDF,
@@ -181,7 +199,12 @@ class NiccWorkload
   private:
     uint32_t Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind);
     /// Add starting at absolute time `start`.
-    uint32_t AddAt(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind, Time start);
+    uint32_t AddAt(uint32_t src,
+                   uint32_t dst,
+                   uint64_t bytes,
+                   NiccFlowKind kind,
+                   Time start,
+                   std::optional<nicc::hal::CcKind> cc = std::nullopt);
     void PoissonArrival(uint32_t host);
     void IncastArrival();
     void RunPermutation(uint64_t bytes);
@@ -213,6 +236,7 @@ class NiccWorkload
     Ptr<UniformRandomVariable> m_incastPick;      ///< receiver and senders of a burst
     Ptr<UniformRandomVariable> m_permPick;        ///< the permutation
     std::vector<uint8_t> m_kind; ///< per flow id
+    std::array<std::optional<nicc::hal::CcKind>, NICC_FLOW_KINDS> m_cc{}; ///< per kind (SetCc)
 
     // Poisson.
     const NiccFlowSizeCdf* m_cdf{nullptr};

@@ -127,14 +127,13 @@ Target(const nicc::ParamTable<P>& /*table*/, const Tuple& targets)
 // Congestion controls the NIC model implements: every kCcKinds entry
 // (hpcc-pint gets its codes from the switches' PINT stamping,
 // NiccSwitchNode; nscc its RTT samples, acked bytes, ECN echoes and
-// NACK/trim events from NiccQpSender and NiccNic::OnAck, docs/nscc.md),
-// except nscc+rccc: its receivers grant credit in the ACKs and its data
-// packets carry the sender's backlog end, which the NIC does not do yet
-// (docs/rccc.md), so it is refused rather than run without its signals.
+// NACK/trim events from NiccQpSender and NiccNic::OnAck, docs/nscc.md;
+// nscc+rccc the backlog end in its DATA packets' credit word and the
+// receiver's grant in its ACKs, docs/sim-nic.md).
 bool
 NicSupports(nicc::hal::CcKind cc)
 {
-    return static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount && cc != nicc::hal::CcKind::kNsccRccc;
+    return static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount;
 }
 
 // "none, dcqcn, hpcc, ...": the kCcKinds the NIC implements.
@@ -170,7 +169,9 @@ TypeId
 NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
 {
     tid.AddAttribute("CongestionControl",
-                     "Engine congestion control of every QP: " + SupportedCcList() + ".",
+                     "Engine congestion control of the NIC's QPs unless a flow gives its own "
+                     "(NiccNic::AddFlow(..., cc)): " +
+                         SupportedCcList() + ".",
                      StringValue("dcqcn"),
                      Field<StringValue>(of, &NiccNicConfig::ccName),
                      MakeStringChecker())
@@ -313,11 +314,6 @@ NiccNicConfig::Compile(uint32_t lineMbps,
     };
     using nicc::hal::CcKind;
     const int32_t ccIndex = nicc::host::FindChoice(nicc::hal::kCcKinds, nicc::hal::kCcKindCount, ccName);
-    if (ccIndex >= 0 && nicc::hal::kCcKinds[ccIndex].code == static_cast<uint32_t>(CcKind::kNsccRccc))
-    {
-        return fail("CongestionControl: 'nscc+rccc' is not hosted by the ns-3 NIC yet (engine, C ABI "
-                    "and vectors only; docs/rccc.md); use one of " + SupportedCcList());
-    }
     if (ccIndex < 0 || !NicSupports(static_cast<CcKind>(nicc::hal::kCcKinds[ccIndex].code)))
     {
         return fail("CongestionControl: '" + ccName + "' is not one of " + SupportedCcList());

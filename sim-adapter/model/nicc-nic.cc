@@ -28,6 +28,24 @@ NicNow()
 {
     return nicc::hal::ToNicTime(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
 }
+
+/// The receiver's event for a DATA packet (trimmed: only its header came).
+/// With a credit word (nscc+rccc): the sequence after its payload and the
+/// sender's backlog end; every packet but the last is full, and the last
+/// ends the message, which is the backlog end it carries.
+nicc::hal::Event
+RxEvent(const NiccRoceHeader& h, bool ce)
+{
+    if (!h.HasCredit())
+    {
+        return nicc::hal::Event::RxData(ce);
+    }
+    const uint32_t payload = h.GetPayloadSize();
+    const bool last = (h.GetOpFlags() & NiccNicConfig::OP_LAST) != 0;
+    const uint32_t seqEnd =
+        last ? h.GetCredit() : static_cast<uint32_t>((uint64_t{h.GetPsn()} + 1) * payload);
+    return nicc::hal::Event::RxData(ce, seqEnd, payload, h.GetCredit());
+}
 } // namespace
 
 NiccNicConfig*
@@ -130,10 +148,6 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
         *error = msg;
         return false;
     }
-    m_intOn = m_cfg.cc == nicc::hal::CcKind::kHpcc || m_cfg.cc == nicc::hal::CcKind::kHpccSpray;
-    m_pintOn = m_cfg.cc == nicc::hal::CcKind::kHpccPint;
-    m_cnpOnAck = m_config.cnpOnAck && m_cfg.cc == nicc::hal::CcKind::kDcqcn;
-    m_nsccOn = m_cfg.cc == nicc::hal::CcKind::kNscc;
     m_dev = dev;
     m_drv = std::make_unique<Driver>();
     const nicc::Status st = m_drv->Init(&m_cfg, this);
@@ -144,13 +158,10 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     m_sender.Init(&m_config,
                   node,
                   m_config.payloadSize ? m_config.payloadSize : dev->GetMtu(),
-                  m_intOn,
-                  m_pintOn,
                   m_cfg.spray.ev_bits,
                   &m_sched,
                   NiccQpSender::Traces{&m_retxTrace, &m_timeoutTrace},
                   MakeCallback(&NiccNic::OnQpTimeout, this));
-    m_sender.SetIntPerEntropy(m_cfg.cc == nicc::hal::CcKind::kHpccSpray);
     m_receiver.Init(&m_config, node, dev, NiccQpReceiver::Traces{&m_deliverTrace, &m_outOfOrderTrace});
     dev->SetTxPullCallback(MakeCallback(&NiccNic::Pull, this));
     dev->SetNiccReceiveCallback(MakeCallback(&NiccNic::Receive, this));
@@ -165,7 +176,16 @@ uint32_t
 NiccNic::AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start)
 {
     NS_ABORT_MSG_UNLESS(m_dev, "NiccNic::AddFlow before Install");
-    const uint32_t qpn = m_sender.AddQp(flowId, dst, bytes);
+    return AddFlow(flowId, dst, bytes, start, m_cfg.cc);
+}
+
+uint32_t
+NiccNic::AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start, nicc::hal::CcKind cc)
+{
+    NS_ABORT_MSG_UNLESS(m_dev, "NiccNic::AddFlow before Install");
+    NS_ABORT_MSG_UNLESS(static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount,
+                        "NiccNic::AddFlow: unknown cc code " << +static_cast<uint8_t>(cc));
+    const uint32_t qpn = m_sender.AddQp(flowId, dst, bytes, cc);
     m_sched.AddQp();
     const Time now = Simulator::Now();
     Simulator::Schedule(start > now ? start - now : Time(0), &NiccNic::StartQp, this, qpn);
@@ -191,7 +211,7 @@ bool
 NiccNic::OpenTx(uint32_t qpn)
 {
     nicc::hal::FlowId f;
-    if (!m_drv->OpenTx(qpn, m_sender.Seed(qpn), &f).ok())
+    if (!m_drv->OpenTx(qpn, m_sender.Seed(qpn), &f, 0, m_sender.Qp(qpn).cc).ok())
     {
         return false;
     }
@@ -260,7 +280,9 @@ NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
         return;
     }
     const nicc::hal::FlowId f = m_sender.Qp(qpn).drvFlow;
-    if (nack && m_nsccOn && m_sender.AckedBytes(qpn) > ackedBefore)
+    const nicc::hal::CcKind cc = m_sender.Qp(qpn).cc;
+    const bool nscc = cc == nicc::hal::CcKind::kNscc || cc == nicc::hal::CcKind::kNsccRccc;
+    if (nack && nscc && m_sender.AckedBytes(qpn) > ackedBefore)
     {
         // NSCC counts delivered bytes (quick adapt cuts W to them): the
         // cumulative part of a NACK is an ACK without RTT sample or mark.
@@ -270,10 +292,12 @@ NiccNic::OnAck(const NiccRoceHeader& h, bool nack)
                                                    e.ev);
         a.bytes = static_cast<uint32_t>(
             std::min<uint64_t>(m_sender.AckedBytes(qpn) - ackedBefore, UINT32_MAX));
+        a.credit = h.HasCredit() ? h.GetCredit() : 0; // RCCC: the grant the NACK carries
         (void)m_drv->Deliver(f, a, NicNow());
     }
     (void)m_drv->Deliver(f, e, NicNow());
-    if (m_cnpOnAck && (h.GetOpFlags() & NiccNicConfig::OP_ECN_ECHO) != 0)
+    if (m_config.cnpOnAck && nicc::hal::KindTakesCnp(cc) &&
+        (h.GetOpFlags() & NiccNicConfig::OP_ECN_ECHO) != 0)
     {
         DeliverCnp(qpn); // the ACK's CE echo is the CNP (CnpOnAck)
     }
@@ -368,7 +392,7 @@ NiccNic::OpenRx(uint32_t idx)
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
     const uint32_t key = static_cast<uint32_t>((static_cast<uint64_t>(rx.src) << 32) | rx.qpn);
     nicc::hal::FlowId f;
-    if (!m_drv->OpenRx(key, &f).ok())
+    if (!m_drv->OpenRx(key, &f, rx.senderCc).ok())
     {
         return false;
     }
@@ -384,6 +408,14 @@ NiccNic::OnData(Ptr<Packet> p)
     p->RemoveHeader(h);
     bool isNew = false;
     const uint32_t idx = m_receiver.Find(h.GetSrc(), h.GetQpn(), &isNew);
+    if (isNew)
+    {
+        // The sender's CC (DATA cc byte) decides what the flow is served:
+        // CNPs only for a sender that takes them. An unknown code gets none.
+        m_receiver.Qp(idx).senderCc = h.GetCc() < nicc::hal::kCcKindCount
+                                          ? static_cast<nicc::hal::CcKind>(h.GetCc())
+                                          : nicc::hal::CcKind::kNone;
+    }
     if (isNew && !OpenRx(idx))
     {
         ++m_flowTableFullRx;
@@ -400,7 +432,7 @@ NiccNic::OnData(Ptr<Packet> p)
         const nicc::hal::FlowId tf = m_receiver.Qp(idx).drvFlow;
         if (tf != nicc::hal::kNoFlow)
         {
-            (void)m_drv->DeliverRx(tf, nicc::hal::Event::RxData(true), NicNow());
+            (void)m_drv->DeliverRx(tf, RxEvent(h, true), NicNow());
         }
         m_receiver.OnTrimmed(idx, h);
         return;
@@ -410,7 +442,7 @@ NiccNic::OnData(Ptr<Packet> p)
     if (f != nicc::hal::kNoFlow)
     {
         // Notification point; may Apply(kActSendCnp).
-        (void)m_drv->DeliverRx(f, nicc::hal::Event::RxData(ce), NicNow());
+        (void)m_drv->DeliverRx(f, RxEvent(h, ce), NicNow());
     }
     m_receiver.Place(idx, h);
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
@@ -450,9 +482,18 @@ NiccNic::ChangeEv(uint32_t qpn, uint16_t ev)
 void
 NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
 {
-    if (a.Has(nicc::kActSendCnp) && !m_cnpOnAck)
+    // The driver asks only for DCQCN senders; with CnpOnAck their ACKs'
+    // ECN echoes are the CNPs.
+    if (a.Has(nicc::kActSendCnp) && !m_config.cnpOnAck)
     {
         m_receiver.SendCnp(m_rxOwner[flow]);
+    }
+    if (a.Has(nicc::kActGrantCredit))
+    {
+        // RCCC (nscc+rccc senders): the credit limit the flow's ACKs echo.
+        NiccQpReceiver::RxQp& rx = m_receiver.Qp(m_rxOwner[flow]);
+        rx.creditLimit = a.window_bytes;
+        rx.hasCredit = 1;
     }
 }
 

@@ -108,6 +108,11 @@ class NiccNic : public Object
     /// at absolute time `start`. `flowId` is the caller's tag (traces,
     /// records). Returns the QP number (index on this NIC).
     uint32_t AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start);
+    /// The same with the QP's own congestion control (the other form: the
+    /// CongestionControl attribute's). Every algorithm is compiled in the
+    /// NIC's one DriverConfig; the receiver learns the CC from the DATA
+    /// header's cc byte (CNPs only to DCQCN senders, INT echoed as stamped).
+    uint32_t AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start, nicc::hal::CcKind cc);
 
     /// HAL backend: carry out an engine action for sender flow `flow`.
     void Apply(nicc::hal::FlowId flow, const nicc::Action& action);
@@ -126,6 +131,7 @@ class NiccNic : public Object
     Time GetQpStartTime(uint32_t qpn) const { return NanoSeconds(m_sender.Qp(qpn).startNs); }
     uint32_t GetQpFlowId(uint32_t qpn) const { return m_sender.Qp(qpn).flowId; }
     uint32_t GetQpDst(uint32_t qpn) const { return m_sender.Qp(qpn).dst; }
+    nicc::hal::CcKind GetQpCc(uint32_t qpn) const { return m_sender.Qp(qpn).cc; }
 
     // Counters (payload bytes; packets).
     uint64_t GetTxDataBytes() const { return m_sender.GetTxDataBytes(); } ///< incl. retransmissions
@@ -201,10 +207,6 @@ class NiccNic : public Object
     std::unique_ptr<Driver> m_drv;
     std::vector<uint32_t> m_txOwner; ///< sender FlowId -> qpn
     std::vector<uint32_t> m_rxOwner; ///< receiver FlowId -> receiver QP index
-    bool m_intOn{false};
-    bool m_pintOn{false}; ///< hpcc-pint: data packets carry a PINT code, ACKs echo it
-    bool m_cnpOnAck{false}; ///< DCQCN with CnpOnAck: ECN echoes are the CNPs
-    bool m_nsccOn{false};   ///< NSCC: a NACK's cumulative progress is also an ACK event
 
     Ptr<NiccNetDevice> m_dev;
     NiccQpScheduler m_sched;

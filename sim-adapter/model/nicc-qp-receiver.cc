@@ -278,6 +278,10 @@ NiccQpReceiver::SendAck(RxQp& rx, const NiccRoceHeader& data, bool nack, bool tr
         rx.sackCover = static_cast<int32_t>(rx.rcvHigh - top) < 0 ? rx.rcvHigh : top;
     }
     h.SetOpFlags(rx.ceSinceAck ? NiccNicConfig::OP_ECN_ECHO : 0);
+    if (rx.hasCredit)
+    {
+        h.SetCredit(rx.creditLimit); // RCCC: the grant (nscc+rccc senders only)
+    }
     if (data.HasInt())
     {
         h.SetIntStack(data.GetIntStack());

@@ -67,6 +67,9 @@ class NiccQpReceiver
         uint16_t lastPayload;
         uint16_t segPayload;
         nicc::hal::FlowId drvFlow; ///< engine flow (notification point); set by the backend
+        nicc::hal::CcKind senderCc; ///< the sender's CC (DATA cc byte); set by the backend
+        uint32_t creditLimit;       ///< RCCC: the grant every ACK/NACK echoes; set by the backend
+        uint8_t hasCredit;          ///< creditLimit is set
         uint8_t ceSinceAck;
         uint8_t done;
     };

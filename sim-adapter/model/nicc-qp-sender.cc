@@ -29,8 +29,6 @@ void
 NiccQpSender::Init(const NiccNicConfig* cfg,
                    uint32_t node,
                    uint32_t seg,
-                   bool intOn,
-                   bool pintOn,
                    uint32_t evBits,
                    NiccQpScheduler* sched,
                    Traces traces,
@@ -39,8 +37,6 @@ NiccQpSender::Init(const NiccNicConfig* cfg,
     m_cfg = cfg;
     m_node = node;
     m_seg = seg;
-    m_intOn = intOn;
-    m_pintOn = pintOn;
     m_evBits = evBits;
     m_sched = sched;
     m_traces = traces;
@@ -59,7 +55,7 @@ NiccQpSender::Dispose()
 }
 
 uint32_t
-NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
+NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes, nicc::hal::CcKind cc)
 {
     NS_ABORT_MSG_UNLESS(bytes > 0, "a flow needs at least one byte");
     // PSNs are 32-bit and NO_PSN is reserved: at most 2^32 - 2 packets.
@@ -75,6 +71,7 @@ NiccQpSender::AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes)
     qp.dst = dst;
     qp.npkts = static_cast<uint32_t>(npkts);
     qp.drvFlow = nicc::hal::kNoFlow;
+    qp.cc = cc;
     // Per-QP entropy: bits above the engine's EV index and below bit 14, so
     // ports stay in RoCEv2's 0xC000..0xFFFF and EV indices survive the XOR.
     const uint32_t evMask = (1u << m_evBits) - 1u;
@@ -209,11 +206,19 @@ NiccQpSender::BuildData(uint32_t qpn, uint16_t ev)
     h.SetAux(nicc::hal::ToNicTime(now));
     h.SetPayloadSize(static_cast<uint16_t>(payload));
     h.SetOpFlags(psn + 1 == qp.npkts ? NiccNicConfig::OP_LAST : 0);
-    if (m_intOn)
+    h.SetCc(static_cast<uint8_t>(qp.cc));
+    if (qp.cc == nicc::hal::CcKind::kNsccRccc)
+    {
+        // RCCC: the backlog end (one message per QP: its end), at most
+        // 2^30 bytes past this packet's (the engine's wrap-safe range).
+        const uint64_t end = std::min<uint64_t>(qp.sizeBytes, SeqBytes(qp, psn) + payload + (uint64_t{1} << 30));
+        h.SetCredit(static_cast<uint32_t>(end));
+    }
+    if (UsesInt(qp.cc))
     {
         h.EnableInt(m_cfg->intMultLog2);
     }
-    if (m_pintOn)
+    if (UsesPint(qp.cc))
     {
         h.SetPint(0); // each switch raises it to its own utilisation code
     }
@@ -351,13 +356,18 @@ NiccQpSender::OnAck(const NiccRoceHeader& h, bool nack, nicc::hal::Event* e)
                                ev);
     e->bytes = newlyAcked;
     e->rtt_ns = nowNic - h.GetPsn(); // wraps: the echo is the NIC clock
+    if (h.HasCredit())
+    {
+        e->credit = h.GetCredit(); // RCCC: the receiver's credit limit
+    }
     // The stack is already decoded (the header holds it as records); the
     // event points at it for the duration of the engine call.
-    if (m_intOn && h.HasInt() && (m_intPerEv || !m_cfg->intProbeSinglePath || ev == qp.intEv))
+    if (UsesInt(qp.cc) && h.HasInt() &&
+        (IntPerEntropy(qp.cc) || !m_cfg->intProbeSinglePath || ev == qp.intEv))
     {
         e->int_stack = &h.GetIntStack();
     }
-    if (m_pintOn && h.HasPint())
+    if (UsesPint(qp.cc) && h.HasPint())
     {
         e->has_pint = 1;
         e->pint_code = h.GetPint();

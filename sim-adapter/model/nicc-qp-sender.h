@@ -10,8 +10,8 @@
  * QP may send (NiccQpScheduler::MakeSendable) and answers its CanSend().
  *
  *   NiccQpSender tx;
- *   tx.Init(&config, node, payloadBytes, intOn, pintOn, evBits, &scheduler, traces);
- *   uint32_t qpn = tx.AddQp(flowId, dst, bytes);
+ *   tx.Init(&config, node, payloadBytes, evBits, &scheduler, traces);
+ *   uint32_t qpn = tx.AddQp(flowId, dst, bytes, nicc::hal::CcKind::kHpcc);
  *   tx.Start(qpn, driverFlow, windowBytes);
  *   Ptr<Packet> p = tx.BuildData(qpn, ev);        // in the device pull
  *   nicc::hal::Event e; if (tx.OnAck(h, nack, &e)) ...deliver e...;
@@ -79,6 +79,7 @@ class NiccQpSender : public NiccQpScheduler::Source
         uint16_t intEv;       ///< IntProbeSinglePath: the EV whose ACKs feed HPCC
         uint8_t intEvSet;
         nicc::hal::FlowId drvFlow;
+        nicc::hal::CcKind cc; ///< the QP's congestion control (its flow's)
         uint8_t done;
         uint8_t started;
         EventId timer; ///< the engine's per-flow timer (armed by the backend)
@@ -99,20 +100,26 @@ class NiccQpSender : public NiccQpScheduler::Source
     void Init(const NiccNicConfig* cfg,
               uint32_t node,
               uint32_t seg,
-              bool intOn,
-              bool pintOn,
               uint32_t evBits,
               NiccQpScheduler* sched,
               Traces traces,
               TimeoutCallback onTimeout);
     void Dispose();
-    /// Sprayed HPCC (cc=hpcc-spray): the engine keeps one INT history per
-    /// entropy value, so every ACK's stack goes to it with its EV and
-    /// IntProbeSinglePath does not apply. Off by default.
-    void SetIntPerEntropy(bool on) { m_intPerEv = on; }
+    /// What a QP's CC needs on the wire: its DATA packets carry an empty
+    /// INT stack for the switches to stamp (hpcc, hpcc-spray), or a PINT
+    /// code (hpcc-pint). Sprayed HPCC keeps one INT history per entropy
+    /// value, so every ACK's stack goes to the engine with its EV and
+    /// IntProbeSinglePath does not apply to it.
+    static bool UsesInt(nicc::hal::CcKind cc)
+    {
+        return cc == nicc::hal::CcKind::kHpcc || cc == nicc::hal::CcKind::kHpccSpray;
+    }
+    static bool UsesPint(nicc::hal::CcKind cc) { return cc == nicc::hal::CcKind::kHpccPint; }
+    static bool IntPerEntropy(nicc::hal::CcKind cc) { return cc == nicc::hal::CcKind::kHpccSpray; }
 
-    /// A new QP with a message of `bytes` to `dst`; not started. Returns its qpn.
-    uint32_t AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes);
+    /// A new QP with a message of `bytes` to `dst` under CC `cc`; not
+    /// started. Returns its qpn.
+    uint32_t AddQp(uint32_t flowId, uint32_t dst, uint64_t bytes, nicc::hal::CcKind cc);
     /// Spray seed of the QP's engine flow: a hash of (node, qpn).
     uint32_t Seed(uint32_t qpn) const;
     /// The QP starts sending now with engine flow `f` and window
@@ -180,9 +187,6 @@ class NiccQpSender : public NiccQpScheduler::Source
     const NiccNicConfig* m_cfg{nullptr};
     uint32_t m_node{0};
     uint32_t m_seg{1024}; ///< payload bytes per full packet
-    bool m_intOn{false};
-    bool m_pintOn{false};
-    bool m_intPerEv{false}; ///< every ACK's INT feeds the engine (hpcc-spray)
     uint32_t m_evBits{0};
     NiccQpScheduler* m_sched{nullptr};
     Traces m_traces{};

@@ -20,6 +20,7 @@ constexpr uint8_t FLAG_INT = 0x04;
 constexpr uint8_t FLAG_PINT = 0x08;
 constexpr uint8_t FLAG_TRIMMED = 0x10;
 constexpr uint8_t FLAG_SACK = 0x20;
+constexpr uint8_t FLAG_CREDIT = 0x40;
 constexpr size_t MAX_INT_BYTES = nicc::kIntHeaderBytes + nicc::kIntHopBytes * nicc::kIntMaxHops;
 } // namespace
 
@@ -94,7 +95,7 @@ NiccRoceHeader::PushIntHop(nicc::IntHop hop)
 uint32_t
 NiccRoceHeader::GetSerializedSize() const
 {
-    return BASE_SIZE + (m_hasSack ? SACK_SIZE : 0u) +
+    return BASE_SIZE + (m_hasSack ? SACK_SIZE : 0u) + (m_hasCredit ? CREDIT_SIZE : 0u) +
            (m_hasInt ? static_cast<uint32_t>(nicc::IntStackBytes(m_int.hop_count)) : 0u);
 }
 
@@ -104,7 +105,7 @@ NiccRoceHeader::Serialize(Buffer::Iterator i) const
     i.WriteU8(m_type);
     i.WriteU8(static_cast<uint8_t>((m_ecn & FLAG_ECN_MASK) | (m_hasInt ? FLAG_INT : 0) |
                                    (m_hasPint ? FLAG_PINT : 0) | (m_trimmed ? FLAG_TRIMMED : 0) |
-                                   (m_hasSack ? FLAG_SACK : 0)));
+                                   (m_hasSack ? FLAG_SACK : 0) | (m_hasCredit ? FLAG_CREDIT : 0)));
     i.WriteU8(m_priority);
     i.WriteU8(m_opFlags);
     i.WriteHtonU32(m_src);
@@ -116,10 +117,14 @@ NiccRoceHeader::Serialize(Buffer::Iterator i) const
     i.WriteHtonU32(m_aux);
     i.WriteHtonU16(m_payloadSize);
     i.WriteU8(m_hasPint ? m_pint : 0);
-    i.WriteU8(0);
+    i.WriteU8(m_cc);
     if (m_hasSack)
     {
         i.WriteHtonU64(m_sack);
+    }
+    if (m_hasCredit)
+    {
+        i.WriteHtonU32(m_credit);
     }
     if (m_hasInt)
     {
@@ -142,6 +147,7 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     m_hasPint = (flags & FLAG_PINT) != 0;
     m_trimmed = (flags & FLAG_TRIMMED) != 0;
     m_hasSack = (flags & FLAG_SACK) != 0;
+    m_hasCredit = (flags & FLAG_CREDIT) != 0;
     m_priority = i.ReadU8();
     m_opFlags = i.ReadU8();
     m_src = i.ReadNtohU32();
@@ -153,8 +159,9 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
     m_aux = i.ReadNtohU32();
     m_payloadSize = i.ReadNtohU16();
     m_pint = i.ReadU8();
-    i.ReadU8();
+    m_cc = i.ReadU8();
     m_sack = m_hasSack ? i.ReadNtohU64() : 0;
+    m_credit = m_hasCredit ? i.ReadNtohU32() : 0;
     if (m_hasInt)
     {
         uint8_t buf[MAX_INT_BYTES];

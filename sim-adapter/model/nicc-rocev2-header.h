@@ -16,14 +16,19 @@
  *
  * Wire layout of NiccRoceHeader (big-endian), 32 bytes + INT stack:
  *   0 type | 1 flags (bits 1..0 ECN, bit 2 INT present, bit 3 PINT present,
- *   bit 4 trimmed, bit 5 SACK bitmap present) |
+ *   bit 4 trimmed, bit 5 SACK bitmap present, bit 6 credit word present) |
  *   2 priority | 3 opFlags (free for the NIC) | 4 src | 8 dst |
  *   12 sport (entropy) | 14 dport (4791) | 16 qpn | 20 psn |
  *   24 aux (ACK/NACK PSN, CNP qpn, ...) | 28 payloadSize |
  *   30 PINT utilisation code (HPCC-PINT: the largest of the hops', one byte,
- *   nicc/int_codec.h) | 31 reserved | [32 SACK bitmap: 8 bytes, with flag
- *   bit 5] | [then the INT stack: 2 + 8 * hops bytes]
- * HPCC-PINT's code rides in the reserved bytes: it adds no wire bytes.
+ *   nicc/int_codec.h) | 31 cc (DATA: the sender's congestion control, a
+ *   nicc::hal::CcKind code, so the receiver serves the flow as its CC needs;
+ *   0 otherwise) | [32 SACK bitmap: 8 bytes, with flag
+ *   bit 5] | [credit word: 4 bytes, with flag bit 6: RCCC (cc = nscc+rccc);
+ *   DATA: the sender's backlog end, ACK/NACK: the credit limit the receiver
+ *   grants, both absolute byte sequences, low 32 bits] | [then the INT
+ *   stack: 2 + 8 * hops bytes]
+ * HPCC-PINT's code and the cc byte ride in what was reserved: no wire bytes.
  * Trimmed flag: on DATA, a switch cut the payload off (payloadSize keeps
  * the original length, the packet is the header only); on NACK, the NACK
  * answers a trimmed packet whose PSN is in `psn`. SACK bitmap (NACK, with
@@ -74,6 +79,7 @@ class NiccRoceHeader : public Header
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; ///< IANA RoCEv2 port
     static constexpr uint32_t BASE_SIZE = 32;         ///< bytes without INT
     static constexpr uint32_t SACK_SIZE = 8;          ///< the optional SACK bitmap
+    static constexpr uint32_t CREDIT_SIZE = 4;        ///< the optional RCCC credit word
 
     NiccRoceHeader();
 
@@ -112,6 +118,9 @@ class NiccRoceHeader : public Header
     uint32_t GetAux() const { return m_aux; }
     void SetPayloadSize(uint16_t bytes) { m_payloadSize = bytes; }
     uint16_t GetPayloadSize() const { return m_payloadSize; }
+    /// DATA: the sender's congestion control (a nicc::hal::CcKind code).
+    void SetCc(uint8_t code) { m_cc = code; }
+    uint8_t GetCc() const { return m_cc; }
 
     /// Trimmed flag (DATA: payload cut by a switch; NACK: answers a trim).
     void SetTrimmed(bool trimmed) { m_trimmed = trimmed; }
@@ -124,6 +133,15 @@ class NiccRoceHeader : public Header
     }
     bool HasSack() const { return m_hasSack; }
     uint64_t GetSack() const { return m_sack; }
+    /// RCCC credit word: DATA, the sender's backlog end; ACK/NACK, the
+    /// credit limit granted (absolute byte sequences, low 32 bits).
+    void SetCredit(uint32_t seq)
+    {
+        m_hasCredit = true;
+        m_credit = seq;
+    }
+    bool HasCredit() const { return m_hasCredit; }
+    uint32_t GetCredit() const { return m_credit; }
 
     /// The fields a switch needs to forward, read from the first 16 bytes of
     /// a packet without deserialising the header (one copy, no INT decode).
@@ -174,8 +192,11 @@ class NiccRoceHeader : public Header
     bool m_hasPint{false};
     bool m_trimmed{false};
     bool m_hasSack{false};
+    bool m_hasCredit{false};
     uint64_t m_sack{0};
+    uint32_t m_credit{0};
     uint8_t m_pint{0};
+    uint8_t m_cc{0};
     uint8_t m_priority{0};
     uint8_t m_opFlags{0};
     uint32_t m_src{0};

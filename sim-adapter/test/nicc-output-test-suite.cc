@@ -161,10 +161,11 @@ class HpccFormatTest : public TestCase
 
         NiccScenarioResult r;
         //           id src dst size  start fct
-        r.flows = {{0, 1, 3, 1000, 100, 5000, 0, nullptr, 0},
-                   {1, 1, 3, 2000, 50, -1, 0, nullptr, 0},
-                   {2, 2, 3, 3000, 0, 9000, 0, nullptr, 0},
-                   {3, 1, 257, 4000, 100, 1000, 0, nullptr, 0}};
+        const auto dc = nicc::hal::CcKind::kDcqcn;
+        r.flows = {{0, 1, 3, 1000, 100, 5000, 0, nullptr, 0, dc},
+                   {1, 1, 3, 2000, 50, -1, 0, nullptr, 0, dc},
+                   {2, 2, 3, 3000, 0, 9000, 0, nullptr, 0, dc},
+                   {3, 1, 257, 4000, 100, 1000, 0, nullptr, 0, dc}};
         const std::vector<uint16_t> sp = NiccHpccSports(r.flows);
         // Start order: 2 (src 2), 1, 0, 3 (src 1, 0 and 3 tie at 100: by id).
         NS_TEST_ASSERT_MSG_EQ(sp[2], 10000, "first of host 2");

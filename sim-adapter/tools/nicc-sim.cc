@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -393,5 +394,28 @@ main(int argc, char* argv[])
                  static_cast<unsigned long long>(r.drops),
                  r.wallSeconds,
                  dir.c_str());
+    // A run that mixes congestion controls: one line per cc.
+    std::map<int, uint32_t> perCc;
+    for (const auto& f : r.flows)
+    {
+        ++perCc[static_cast<int>(f.cc)];
+    }
+    for (const auto& [cc, flows] : perCc)
+    {
+        if (perCc.size() < 2)
+        {
+            break;
+        }
+        size_t done = 0;
+        const double p50 = r.SlowdownPercentileOf(0.50, 0, ~0ull, -1, &done, cc);
+        std::fprintf(stderr,
+                     "nicc-sim:   cc %-10s %zu/%u flows done, slowdown p50 %.2f p95 %.2f p99 %.2f\n",
+                     nicc::hal::CcKindName(static_cast<nicc::hal::CcKind>(cc)),
+                     done,
+                     flows,
+                     p50,
+                     r.SlowdownPercentileOf(0.95, 0, ~0ull, -1, nullptr, cc),
+                     r.SlowdownPercentileOf(0.99, 0, ~0ull, -1, nullptr, cc));
+    }
     return 0;
 }

@@ -1,6 +1,7 @@
 // nicc/hal/cc_ops.h — the per-flow CC state a sender slot can hold and what
 // each can do (CcOps<State>: Serves, Init, OnTx, OnAck, OnNack, ...), one
-// specialisation per engine, plus AnyCcState for a CC chosen at run time.
+// specialisation per engine, plus AnyCcState for a CC chosen at run time
+// (the config's) and FlowCcState for a CC chosen per flow (at open).
 // driver.h composes slots from these.
 #ifndef NICC_HAL_CC_OPS_H_
 #define NICC_HAL_CC_OPS_H_
@@ -97,14 +98,19 @@ struct CcOps<hpcc::State> {
     hpcc::Init(cfg.hpcc, s, start_seq);
   }
   static Action OnTx(const DriverConfig&, hpcc::State*, uint32_t, TimeNs) { return Action::None(); }
-  // The INT stack arrives decoded (event.h): no decode here.
-  static Status OnAck(const DriverConfig& cfg, hpcc::State* s, const Event& e, TimeNs now_ns, Action* a) {
-    if (cfg.cc == CcKind::kHpcc && e.int_stack != nullptr) {
+  // The INT stack arrives decoded (event.h): no decode here. `k`: the
+  // flow's kind (HPCC reads the INT stack, HPCC-PINT the PINT code).
+  static Status OnAckAs(CcKind k, const DriverConfig& cfg, hpcc::State* s, const Event& e, TimeNs now_ns,
+                        Action* a) {
+    if (k == CcKind::kHpcc && e.int_stack != nullptr) {
       *a = hpcc::OnAck(cfg.hpcc, s, e.seq, e.snd_nxt, *e.int_stack, now_ns);
-    } else if (cfg.cc == CcKind::kHpccPint && e.has_pint) {
+    } else if (k == CcKind::kHpccPint && e.has_pint) {
       *a = hpcc::OnPintAck(cfg.hpcc, s, e.seq, e.snd_nxt, e.pint_code, now_ns);
     }
     return Status::Ok();
+  }
+  static Status OnAck(const DriverConfig& cfg, hpcc::State* s, const Event& e, TimeNs now_ns, Action* a) {
+    return OnAckAs(cfg.cc, cfg, s, e, now_ns, a);
   }
   static Action OnNack(const DriverConfig&, hpcc::State*, const Event&, TimeNs) { return Action::None(); }
   static bool TakesCnp(const DriverConfig&) { return false; }
@@ -193,15 +199,21 @@ struct CcOps<rccc::SenderState> {
   static uint32_t WindowBytes(const DriverConfig&, const rccc::SenderState& s) { return rccc::SenderWindowBytes(s); }
 };
 
-// Run-time choice: switches on cfg.cc. Also the C ABI's view of a CC area
-// sized for the configured CC only (ports/firmware): a member is touched
-// only when cfg.cc selects it.
+// Whether a CC kind reacts to CNPs (DCQCN's notification point serves its
+// flows only): the one place the sender's and the receiver's side ask.
+constexpr bool KindTakesCnp(CcKind k) { return k == CcKind::kDcqcn; }
+
+// Run-time choice: each operation has an `...As(kind, ...)` form that
+// switches on the kind it is given; the plain form uses cfg.cc (the C ABI's
+// view of a CC area sized for the configured CC only, ports/firmware: a
+// member is touched only when cfg.cc selects it). FlowCcState (below)
+// passes its own kind instead.
 template <>
 struct CcOps<AnyCcState> {
   static constexpr bool kReactsToMarks = true;
   static constexpr bool Serves(CcKind) { return true; }
-  static void Init(const DriverConfig& cfg, AnyCcState* s, uint32_t start_seq) {
-    switch (cfg.cc) {
+  static void InitAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, uint32_t start_seq) {
+    switch (k) {
       case CcKind::kDcqcn: CcOps<dcqcn::RpState>::Init(cfg, &s->dcqcn, start_seq); return;
       case CcKind::kHpcc:
       case CcKind::kHpccPint: CcOps<hpcc::State>::Init(cfg, &s->hpcc, start_seq); return;
@@ -211,32 +223,32 @@ struct CcOps<AnyCcState> {
       case CcKind::kNone: CcOps<NoCcState>::Init(cfg, &s->none, start_seq); return;
     }
   }
-  static Action OnTx(const DriverConfig& cfg, AnyCcState* s, uint32_t bytes, TimeNs now_ns) {
-    if (cfg.cc == CcKind::kDcqcn) return CcOps<dcqcn::RpState>::OnTx(cfg, &s->dcqcn, bytes, now_ns);
+  static Action OnTxAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, uint32_t bytes, TimeNs now_ns) {
+    if (k == CcKind::kDcqcn) return CcOps<dcqcn::RpState>::OnTx(cfg, &s->dcqcn, bytes, now_ns);
     return Action::None();
   }
-  static Status OnAck(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns, Action* a) {
-    if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint)
-      return CcOps<hpcc::State>::OnAck(cfg, &s->hpcc, e, now_ns, a);
-    if (cfg.cc == CcKind::kNscc) return CcOps<nscc::State>::OnAck(cfg, &s->nscc, e, now_ns, a);
-    if (cfg.cc == CcKind::kHpccSpray) return CcOps<hpcc_spray::State>::OnAck(cfg, &s->hpcc_spray, e, now_ns, a);
-    if (cfg.cc == CcKind::kNsccRccc) return CcOps<rccc::SenderState>::OnAck(cfg, &s->nscc_rccc, e, now_ns, a);
+  static Status OnAckAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns,
+                        Action* a) {
+    if (k == CcKind::kHpcc || k == CcKind::kHpccPint)
+      return CcOps<hpcc::State>::OnAckAs(k, cfg, &s->hpcc, e, now_ns, a);
+    if (k == CcKind::kNscc) return CcOps<nscc::State>::OnAck(cfg, &s->nscc, e, now_ns, a);
+    if (k == CcKind::kHpccSpray) return CcOps<hpcc_spray::State>::OnAck(cfg, &s->hpcc_spray, e, now_ns, a);
+    if (k == CcKind::kNsccRccc) return CcOps<rccc::SenderState>::OnAck(cfg, &s->nscc_rccc, e, now_ns, a);
     return Status::Ok();
   }
-  static Action OnNack(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns) {
-    if (cfg.cc == CcKind::kNscc) return CcOps<nscc::State>::OnNack(cfg, &s->nscc, e, now_ns);
-    if (cfg.cc == CcKind::kNsccRccc) return CcOps<rccc::SenderState>::OnNack(cfg, &s->nscc_rccc, e, now_ns);
+  static Action OnNackAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns) {
+    if (k == CcKind::kNscc) return CcOps<nscc::State>::OnNack(cfg, &s->nscc, e, now_ns);
+    if (k == CcKind::kNsccRccc) return CcOps<rccc::SenderState>::OnNack(cfg, &s->nscc_rccc, e, now_ns);
     return Action::None();
   }
-  static bool TakesCnp(const DriverConfig& cfg) { return cfg.cc == CcKind::kDcqcn; }
-  static Action OnCnp(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
-    return cfg.cc == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnCnp(cfg, &s->dcqcn, now_ns) : Action::None();
+  static Action OnCnpAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
+    return k == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnCnp(cfg, &s->dcqcn, now_ns) : Action::None();
   }
-  static Action OnTimer(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
-    return cfg.cc == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnTimer(cfg, &s->dcqcn, now_ns) : Action::None();
+  static Action OnTimerAs(CcKind k, const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
+    return k == CcKind::kDcqcn ? CcOps<dcqcn::RpState>::OnTimer(cfg, &s->dcqcn, now_ns) : Action::None();
   }
-  static uint32_t RateKbps(const DriverConfig& cfg, const AnyCcState& s) {
-    switch (cfg.cc) {
+  static uint32_t RateKbpsAs(CcKind k, const DriverConfig& cfg, const AnyCcState& s) {
+    switch (k) {
       case CcKind::kDcqcn: return CcOps<dcqcn::RpState>::RateKbps(cfg, s.dcqcn);
       case CcKind::kHpcc:
       case CcKind::kHpccPint: return CcOps<hpcc::State>::RateKbps(cfg, s.hpcc);
@@ -247,15 +259,102 @@ struct CcOps<AnyCcState> {
     }
     return CcOps<NoCcState>::RateKbps(cfg, s.none);
   }
-  static uint32_t WindowBytes(const DriverConfig& cfg, const AnyCcState& s) {
-    if (cfg.cc == CcKind::kHpcc || cfg.cc == CcKind::kHpccPint) return hpcc::WindowBytes(s.hpcc);
-    if (cfg.cc == CcKind::kNscc) return nscc::WindowBytes(s.nscc);
-    if (cfg.cc == CcKind::kHpccSpray) return hpcc_spray::WindowBytes(s.hpcc_spray);
-    if (cfg.cc == CcKind::kNsccRccc) return rccc::SenderWindowBytes(s.nscc_rccc);
+  static uint32_t WindowBytesAs(CcKind k, const AnyCcState& s) {
+    if (k == CcKind::kHpcc || k == CcKind::kHpccPint) return hpcc::WindowBytes(s.hpcc);
+    if (k == CcKind::kNscc) return nscc::WindowBytes(s.nscc);
+    if (k == CcKind::kHpccSpray) return hpcc_spray::WindowBytes(s.hpcc_spray);
+    if (k == CcKind::kNsccRccc) return rccc::SenderWindowBytes(s.nscc_rccc);
     return 0;
   }
+
+  static void Init(const DriverConfig& cfg, AnyCcState* s, uint32_t start_seq) {
+    InitAs(cfg.cc, cfg, s, start_seq);
+  }
+  static Action OnTx(const DriverConfig& cfg, AnyCcState* s, uint32_t bytes, TimeNs now_ns) {
+    return OnTxAs(cfg.cc, cfg, s, bytes, now_ns);
+  }
+  static Status OnAck(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns, Action* a) {
+    return OnAckAs(cfg.cc, cfg, s, e, now_ns, a);
+  }
+  static Action OnNack(const DriverConfig& cfg, AnyCcState* s, const Event& e, TimeNs now_ns) {
+    return OnNackAs(cfg.cc, cfg, s, e, now_ns);
+  }
+  static bool TakesCnp(const DriverConfig& cfg) { return KindTakesCnp(cfg.cc); }
+  static Action OnCnp(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
+    return OnCnpAs(cfg.cc, cfg, s, now_ns);
+  }
+  static Action OnTimer(const DriverConfig& cfg, AnyCcState* s, TimeNs now_ns) {
+    return OnTimerAs(cfg.cc, cfg, s, now_ns);
+  }
+  static uint32_t RateKbps(const DriverConfig& cfg, const AnyCcState& s) { return RateKbpsAs(cfg.cc, cfg, s); }
+  static uint32_t WindowBytes(const DriverConfig& cfg, const AnyCcState& s) { return WindowBytesAs(cfg.cc, s); }
 };
 
+// Any CC's state and the kind this flow runs, chosen when the flow opens
+// (Driver::OpenTx(..., cc)): one driver, one DriverConfig with every
+// algorithm compiled, and a CC per flow. cfg.cc is only the default kind.
+// The kind must be set before Init (Driver::OpenTx does).
+struct FlowCcState {
+  AnyCcState any;
+  CcKind kind;
+};
+
+template <>
+struct CcOps<FlowCcState> {
+  using Any = CcOps<AnyCcState>;
+  static constexpr bool kReactsToMarks = true;
+  static constexpr bool kPerFlowKind = true;
+  static constexpr bool Serves(CcKind) { return true; }
+  static void Init(const DriverConfig& cfg, FlowCcState* s, uint32_t start_seq) {
+    Any::InitAs(s->kind, cfg, &s->any, start_seq);
+  }
+  static Action OnTx(const DriverConfig& cfg, FlowCcState* s, uint32_t bytes, TimeNs now_ns) {
+    return Any::OnTxAs(s->kind, cfg, &s->any, bytes, now_ns);
+  }
+  static Status OnAck(const DriverConfig& cfg, FlowCcState* s, const Event& e, TimeNs now_ns, Action* a) {
+    return Any::OnAckAs(s->kind, cfg, &s->any, e, now_ns, a);
+  }
+  static Action OnNack(const DriverConfig& cfg, FlowCcState* s, const Event& e, TimeNs now_ns) {
+    return Any::OnNackAs(s->kind, cfg, &s->any, e, now_ns);
+  }
+  // The per-flow answer is TakesCnpOf (below): this one is the config's.
+  static bool TakesCnp(const DriverConfig& cfg) { return KindTakesCnp(cfg.cc); }
+  static Action OnCnp(const DriverConfig& cfg, FlowCcState* s, TimeNs now_ns) {
+    return Any::OnCnpAs(s->kind, cfg, &s->any, now_ns);
+  }
+  static Action OnTimer(const DriverConfig& cfg, FlowCcState* s, TimeNs now_ns) {
+    return Any::OnTimerAs(s->kind, cfg, &s->any, now_ns);
+  }
+  static uint32_t RateKbps(const DriverConfig& cfg, const FlowCcState& s) {
+    return Any::RateKbpsAs(s.kind, cfg, s.any);
+  }
+  static uint32_t WindowBytes(const DriverConfig&, const FlowCcState& s) { return Any::WindowBytesAs(s.kind, s.any); }
+};
+
+// Per flow: the kind a sender's state runs (its own for FlowCcState, the
+// config's for every other state type), whether it takes CNPs, whether a
+// state type can run a kind (a typed state dispatches on cfg.cc, so only
+// that one) and setting the kind at open.
+template <class C>
+constexpr CcKind FlowKindOf(const DriverConfig& cfg, const C&) {
+  return cfg.cc;
+}
+constexpr CcKind FlowKindOf(const DriverConfig&, const FlowCcState& s) { return s.kind; }
+template <class C>
+constexpr bool TakesCnpOf(const DriverConfig& cfg, const C& s) {
+  return KindTakesCnp(FlowKindOf(cfg, s));
+}
+template <class C>
+constexpr bool RunsKind(const DriverConfig& cfg, CcKind k) {
+  return k == cfg.cc && CcOps<C>::Serves(k);
+}
+template <>
+constexpr bool RunsKind<FlowCcState>(const DriverConfig&, CcKind k) {
+  return static_cast<uint32_t>(k) < kCcKindCount;
+}
+template <class C>
+inline void SetFlowKind(C*, CcKind) {}  // typed state: the config's kind
+inline void SetFlowKind(FlowCcState* s, CcKind k) { s->kind = k; }
 
 }  // namespace hal
 }  // namespace nicc

@@ -14,10 +14,11 @@
 // state and its spray policy's state (SenderSlot<Cc, Spray>), so a DCQCN +
 // ECMP flow costs 48 B, an HPCC + REPS flow 96 B and a sprayed-HPCC + REPS
 // flow 192 B; AnySenderSlot holds any
-// CC and policy chosen at run time. A receiver slot (DCQCN's notification
-// point or RCCC's flow state, and the key) costs 20 B; the driver keeps one
-// RCCC port state (the port it serves). The tables are separate, each with its own
-// capacity.
+// CC and policy chosen at run time, the CC per flow (OpenTx's `cc`, default
+// the config's). A receiver slot (DCQCN's notification point or RCCC's flow
+// state, the sender's CC kind and the key) costs 24 B; the driver keeps one
+// RCCC port state (the port it serves). The tables are separate, each with
+// its own capacity.
 //
 //   struct MyNic {
 //     void Apply(nicc::hal::FlowId f, const nicc::Action& a);    // sender
@@ -32,7 +33,8 @@
 //     uint16_t port = drv.SelectEv(f, now);             // UDP source port per packet
 //     drv.Deliver(f, nicc::hal::Event::Cnp(), now);     // -> nic.Apply(f, ...)
 //   }
-//   if (drv.OpenRx(peer_qpn, &r).ok())
+//   drv.OpenTx(qpn2, qpn2, &g, 0, nicc::hal::CcKind::kHpcc);  // AnySenderSlot: any CC per flow
+//   if (drv.OpenRx(peer_qpn, &r).ok())                  // (a kind per receiver flow too)
 //     drv.DeliverRx(r, nicc::hal::Event::RxData(ce), now);  // -> nic.ApplyRx(r, ...)
 //
 // Capacities are template parameters; a full table is reported (kFull) and
@@ -71,7 +73,7 @@ struct SenderRef {
 //   SenderSlot<nscc::State, spray::RepsState>      80 B
 //   SenderSlot<hpcc_spray::State, spray::RepsState> 192 B
 //   SenderSlot<rccc::SenderState, spray::RepsState> 88 B
-//   SenderSlot<AnyCcState, spray::SprayState>      any CC, any policy
+//   SenderSlot<FlowCcState, spray::SprayState>     any CC per flow, any policy
 template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
 struct SenderSlot {
   using CcState = Cc;
@@ -93,8 +95,9 @@ struct SenderSlot<Cc, Spray, false> {
   SenderRef<Cc, Spray> Ref() { return SenderRef<Cc, Spray>{&cc, &spray, nullptr}; }
 };
 
-// Any CC, any policy: what a backend that picks both at run time keeps.
-using AnySenderSlot = SenderSlot<AnyCcState, spray::SprayState>;
+// Any CC (per flow, chosen at OpenTx), any policy: what a backend that picks
+// both at run time keeps.
+using AnySenderSlot = SenderSlot<FlowCcState, spray::SprayState>;
 
 // Budgets (static_asserts; bench/footprint prints every composition).
 static_assert(sizeof(SenderSlot<dcqcn::RpState, spray::EcmpState>) <= 48,
@@ -126,21 +129,25 @@ static_assert(sizeof(SenderSlot<hpcc_spray::State, spray::EcmpState>) <= 192 &&
                   sizeof(SenderSlot<hpcc_spray::State, spray::DlbState>) <= 224,
               "sprayed-HPCC senders: <= 192 B, bitmap 208 B, DLB 224 B");
 static_assert(sizeof(SenderSlot<NoCcState, spray::EcmpState>) <= 16, "bare sender: <= 16 B");
-// The largest CC state (sprayed HPCC, 160 B) + the largest policy state
-// (DLB, 56 B in the union) + ECN path state + key.
-static_assert(sizeof(AnySenderSlot) <= 232, "any-CC, any-policy sender: <= 232 B");
+// The largest CC state (sprayed HPCC, 160 B) + the flow's CC kind (1 B,
+// 8 with alignment) + the largest policy state (DLB, 56 B in the union) +
+// ECN path state + key.
+static_assert(sizeof(AnySenderSlot) <= 240, "any-CC, any-policy sender: <= 240 B");
 
-// A receiver slot: DCQCN's notification point (CNP pacing) or, when the
-// driver runs nscc+rccc, RCCC's receiving-flow state (credit grants: no CNPs,
-// NSCC reads the ECN echo), and the key. 20 B (12 B before RCCC).
+// A receiver slot: DCQCN's notification point (CNP pacing) or, for a
+// sender running nscc+rccc, RCCC's receiving-flow state (credit grants: no
+// CNPs, NSCC reads the ECN echo), the key, and the CC the flow's sender
+// runs (CNPs only for a sender that takes them). 24 B (12 B before RCCC and
+// the per-flow kind).
 struct ReceiverSlot {
   union {
     dcqcn::NpState np;       // cc != nscc+rccc
     rccc::RxFlowState rccc;  // cc == nscc+rccc
   };
   uint32_t key;  // the backend's own flow key
+  CcKind cc;     // the sender's CC (ReceiverInit: the config's)
 };
-static_assert(sizeof(ReceiverSlot) <= 20, "receiver slot: <= 20 B (RCCC's 16 B flow state + key)");
+static_assert(sizeof(ReceiverSlot) <= 24, "receiver slot: <= 24 B (RCCC's 16 B flow state + key + sender kind)");
 static_assert(sizeof(SenderSlot<rccc::SenderState, spray::RepsState>) <= 88,
               "NSCC + RCCC + REPS sender: <= 88 B (NSCC + REPS 80 B + credit and snd_una)");
 static_assert(sizeof(SenderSlot<rccc::SenderState, spray::EcmpState>) <= 72, "NSCC + RCCC + ECMP sender: <= 72 B");
@@ -225,7 +232,7 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
     case EventKind::kCnp:
       // The ECN path rule (ecn_path.h) decides; the driver applies it: spray
       // feedback kEcn on the blamed port, or the CC's reaction.
-      if (!CcOps<Cc>::TakesCnp(cfg)) break;
+      if (!TakesCnpOf(cfg, *s.cc)) break;
       if (s.path != nullptr) {
         const ecn_path::Decision d = ecn_path::OnMark(cfg.ecn_rule, *s.path);
         if (d.verdict == ecn_path::Verdict::kChangePath) {
@@ -246,30 +253,36 @@ inline Status SenderDispatch(const DriverConfig& cfg, SenderRef<Cc, Spray> s, co
   return st;
 }
 
-inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key) {
+// `sender_cc`: the CC the flow's sender runs (default the config's).
+inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key, CcKind sender_cc) {
   *r = ReceiverSlot{};
-  if (cfg.cc == CcKind::kNsccRccc) {
+  r->key = key;
+  r->cc = static_cast<uint32_t>(sender_cc) < kCcKindCount ? sender_cc : cfg.cc;
+  if (r->cc == CcKind::kNsccRccc) {
     rccc::RxInit(&r->rccc);
   } else {
     dcqcn::NpInit(&r->np);
   }
-  r->key = key;
+}
+inline void ReceiverInit(const DriverConfig& cfg, ReceiverSlot* r, uint32_t key) {
+  ReceiverInit(cfg, r, key, cfg.cc);
 }
 
-// Dispatches one receiver event (kRxData): DCQCN's CNP pacing, whatever the
-// sender's CC, except nscc+rccc: RCCC's grant on the receiving port `port`
-// (kActGrantCredit on every packet; kUnsupported "port" without one).
-// kUnsupported for a sender's event.
+// Dispatches one receiver event (kRxData), by the sender's CC: DCQCN's CNP
+// pacing when it takes CNPs (KindTakesCnp), RCCC's grant on the receiving
+// port `port` for nscc+rccc (kActGrantCredit on every packet; kUnsupported
+// "port" without one), nothing for the others. kUnsupported for a
+// sender's event.
 inline Status ReceiverDispatch(const DriverConfig& cfg, rccc::PortState* port, ReceiverSlot* r, const Event& e,
                                TimeNs now_ns, Action* out) {
   *out = Action::None();
   if (e.kind != EventKind::kRxData) return Status::Error(StatusCode::kUnsupported, "event");
-  if (cfg.cc == CcKind::kNsccRccc) {
+  if (r->cc == CcKind::kNsccRccc) {
     if (port == nullptr) return Status::Error(StatusCode::kUnsupported, "port");
     *out = rccc::RxOnData(cfg.rccc, port, &r->rccc, e.seq, e.snd_nxt);
     return Status::Ok();
   }
-  *out = dcqcn::NpOnPacket(cfg.dcqcn, &r->np, e.ecn != 0, now_ns);
+  *out = KindTakesCnp(r->cc) ? dcqcn::NpOnPacket(cfg.dcqcn, &r->np, e.ecn != 0, now_ns) : Action::None();
   return Status::Ok();
 }
 
@@ -280,7 +293,8 @@ inline Status ReceiverDispatch(const DriverConfig& cfg, ReceiverSlot* r, const E
 
 // A receiving flow ends: under nscc+rccc an active flow leaves `port`.
 inline void ReceiverClose(const DriverConfig& cfg, rccc::PortState* port, ReceiverSlot* r) {
-  if (cfg.cc == CcKind::kNsccRccc && port != nullptr) rccc::RxClose(port, &r->rccc);
+  (void)cfg;
+  if (r->cc == CcKind::kNsccRccc && port != nullptr) rccc::RxClose(port, &r->rccc);
 }
 
 // ---------------------------------------------------------------------------
@@ -374,28 +388,44 @@ class Driver {
     return Status::Ok();
   }
 
-  // Takes a sender slot. `seed` seeds its spray PRNG; `start_seq` is the
-  // flow's first sequence number (HPCC's first update point). kFull (and
-  // counted in tx_full()) when the table is full.
-  Status OpenTx(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq = 0) {
+  // Takes a sender slot running CC `cc`. `seed` seeds its spray PRNG;
+  // `start_seq` is the flow's first sequence number (HPCC's first update
+  // point). kUnsupported ("cc") when the slot's state cannot run `cc` (a
+  // FlowCcState slot runs any kind; a typed one only the config's), kFull
+  // (and counted in tx_full()) when the table is full.
+  Status OpenTx(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq, CcKind cc) {
     if (cfg_ == nullptr) return Status::Error(StatusCode::kUnsupported, "driver");
+    if (!RunsKind<Cc>(*cfg_, cc)) return Status::Error(StatusCode::kUnsupported, "cc");
     FlowId id;
     const Status st = tx_.Take(key, &id);
     if (!st.ok()) return st;
+    SetFlowKind(&tx_[id].cc, cc);
     SenderInit(*cfg_, tx_[id].Ref(), seed, start_seq);
     *out = id;
     return Status::Ok();
   }
-
-  // Takes a receiver slot; kFull (counted in rx_full()) when full.
-  Status OpenRx(uint32_t key, FlowId* out) {
+  // The same with the config's CC.
+  Status OpenTx(uint32_t key, uint32_t seed, FlowId* out, uint32_t start_seq = 0) {
     if (cfg_ == nullptr) return Status::Error(StatusCode::kUnsupported, "driver");
+    return OpenTx(key, seed, out, start_seq, cfg_->cc);
+  }
+
+  // Takes a receiver slot for a flow whose sender runs `sender_cc` (CNPs
+  // only if it takes them); kOutOfRange ("cc") for an unknown kind, kFull
+  // (counted in rx_full()) when full.
+  Status OpenRx(uint32_t key, FlowId* out, CcKind sender_cc) {
+    if (cfg_ == nullptr) return Status::Error(StatusCode::kUnsupported, "driver");
+    if (static_cast<uint32_t>(sender_cc) >= kCcKindCount) return Status::Error(StatusCode::kOutOfRange, "cc");
     FlowId id;
     const Status st = rx_.Take(key, &id);
     if (!st.ok()) return st;
-    ReceiverInit(*cfg_, &rx_[id], key);
+    ReceiverInit(*cfg_, &rx_[id], key, sender_cc);
     *out = id;
     return Status::Ok();
+  }
+  Status OpenRx(uint32_t key, FlowId* out) {
+    if (cfg_ == nullptr) return Status::Error(StatusCode::kUnsupported, "driver");
+    return OpenRx(key, out, cfg_->cc);
   }
 
   Status CloseTx(FlowId id) { return tx_.Give(id); }
@@ -445,6 +475,13 @@ class Driver {
   // The sender's window in bytes; 0 = no window (rate-based CC or none).
   uint32_t WindowBytes(FlowId id) const {
     return TxValid(id) ? CcOps<Cc>::WindowBytes(*cfg_, tx_[id].cc) : 0;
+  }
+
+  // The CC a sender flow runs (the config's for a typed slot); the config's
+  // default for an unknown flow, kNone for an unbound driver.
+  CcKind TxKind(FlowId id) const {
+    if (cfg_ == nullptr) return CcKind::kNone;
+    return TxValid(id) ? FlowKindOf(*cfg_, tx_[id].cc) : cfg_->cc;
   }
 
   // Open flows, and Open*() calls refused for a full table since Init().

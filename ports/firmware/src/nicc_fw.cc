@@ -284,6 +284,12 @@ void nicc_fw_rx_flow_init(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint
   hal::ReceiverInit(Cfg(cfg), Rx(flow), key);
 }
 
+int nicc_fw_rx_flow_init_cc(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key, uint32_t sender_cc) {
+  if (sender_cc >= hal::kCcKindCount) return NICC_FW_ERR_OUT_OF_RANGE;
+  hal::ReceiverInit(Cfg(cfg), Rx(flow), key, static_cast<hal::CcKind>(sender_cc));
+  return NICC_FW_OK;
+}
+
 int nicc_fw_on_rx_event(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, const nicc_fw_event* ev,
                         uint32_t now_ns, nicc_fw_action* out) {
   if (ev->kind >= hal::kEventKindCount) {

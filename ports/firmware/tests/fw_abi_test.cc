@@ -151,6 +151,31 @@ TEST(FwAbi, EveryReturnedCodeIsNamed) {
   EXPECT_EQ(nicc_fw_on_rx_event(&cfg, &rx, &ev, 0, &act), NICC_FW_ERR_UNSUPPORTED);
 }
 
+// Receivers pace CNPs only for DCQCN senders: by the configuration's CC,
+// or per flow by the sender's (nicc_fw_rx_flow_init_cc).
+TEST(FwAbi, ReceiverCnpsFollowTheSendersCc) {
+  nicc_fw_params p = Defaults();
+  p.cc = NICC_FW_CC_HPCC;
+  nicc_fw_config cfg;
+  const char* bad = nullptr;
+  ASSERT_EQ(nicc_fw_configure(&cfg, &p, &bad), NICC_FW_OK);
+  nicc_fw_event ev{};
+  ev.kind = NICC_FW_EV_RX_DATA;
+  ev.ecn = 1;
+  nicc_fw_action act;
+  nicc_fw_rx_flow by_cfg, dcqcn, nscc;
+  nicc_fw_rx_flow_init(&cfg, &by_cfg, 1);
+  ASSERT_EQ(nicc_fw_rx_flow_init_cc(&cfg, &dcqcn, 2, NICC_FW_CC_DCQCN), NICC_FW_OK);
+  ASSERT_EQ(nicc_fw_rx_flow_init_cc(&cfg, &nscc, 3, NICC_FW_CC_NSCC), NICC_FW_OK);
+  EXPECT_EQ(nicc_fw_rx_flow_init_cc(&cfg, &nscc, 3, NICC_FW_CC_COUNT), NICC_FW_ERR_OUT_OF_RANGE);
+  ASSERT_EQ(nicc_fw_on_rx_event(&cfg, &by_cfg, &ev, 100, &act), NICC_FW_OK);
+  EXPECT_EQ(act.flags, 0u) << "HPCC sender (the configuration's): no CNP";
+  ASSERT_EQ(nicc_fw_on_rx_event(&cfg, &nscc, &ev, 100, &act), NICC_FW_OK);
+  EXPECT_EQ(act.flags, 0u) << "NSCC sender: no CNP";
+  ASSERT_EQ(nicc_fw_on_rx_event(&cfg, &dcqcn, &ev, 100, &act), NICC_FW_OK);
+  EXPECT_EQ(act.flags, static_cast<uint32_t>(NICC_FW_ACT_SEND_CNP)) << "DCQCN sender: a CNP";
+}
+
 TEST(FwAbi, ContextBytesPerConfiguration) {
   size_t largest_without_dlb = 0, largest = 0;
   for (uint32_t cc = 0; cc < NICC_FW_CC_COUNT; ++cc) {

@@ -240,8 +240,16 @@ void nicc_fw_flow_init(const nicc_fw_config* cfg, nicc_fw_flow* flow, uint32_t k
 int nicc_fw_on_event(const nicc_fw_config* cfg, nicc_fw_flow* flow, const nicc_fw_event* ev,
                      uint32_t now_ns, nicc_fw_action* out);
 
-/* A receiver context: DCQCN's CNP pacing, whatever the senders run. */
+/* A receiver context for a flow whose sender runs the configuration's CC:
+ * DCQCN's CNP pacing when that CC takes CNPs (NICC_FW_CC_DCQCN), nothing
+ * for the others. */
 void nicc_fw_rx_flow_init(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key);
+/* The same for a sender that runs `sender_cc` (NICC_FW_CC_*), e.g. as the
+ * connection's setup negotiated: CNPs only for a DCQCN sender, whatever the
+ * configuration's CC. NICC_FW_ERR_OUT_OF_RANGE (context untouched) for an
+ * unknown CC. Sender contexts have one CC per configuration (their size
+ * depends on it: nicc_fw_flow_bytes). */
+int nicc_fw_rx_flow_init_cc(const nicc_fw_config* cfg, nicc_fw_rx_flow* flow, uint32_t key, uint32_t sender_cc);
 
 /* One receiver event (RX_DATA, ecn = CE): *out may ask NICC_FW_ACT_SEND_CNP.
  * NICC_FW_ERR_UNSUPPORTED for a sender's event, and for cc = NSCC_RCCC
