@@ -444,6 +444,16 @@ NiccNic::OnData(Ptr<Packet> p)
         // Notification point; may Apply(kActSendCnp).
         (void)m_drv->DeliverRx(f, RxEvent(h, ce), NicNow());
     }
+    else if (h.HasCredit())
+    {
+        // An nscc+rccc sender whose flow has no receiver slot (table full):
+        // no credit control for it until a slot frees; its ACKs grant up to
+        // its backlog end, so it runs on NSCC alone instead of waiting at
+        // its initial credit with nothing in flight to bring a later grant.
+        NiccQpReceiver::RxQp& q = m_receiver.Qp(idx);
+        q.creditLimit = h.GetCredit();
+        q.hasCredit = 1;
+    }
     m_receiver.Place(idx, h);
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
     if (rx.done && rx.drvFlow != nicc::hal::kNoFlow)

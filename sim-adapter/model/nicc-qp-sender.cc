@@ -107,6 +107,7 @@ NiccQpSender::Start(uint32_t qpn, nicc::hal::FlowId f, uint32_t windowBytes)
     qp.drvFlow = f;
     qp.started = 1;
     qp.windowBytes = windowBytes;
+    qp.windowed = nicc::hal::KindHasWindow(qp.cc) ? 1 : 0;
 }
 
 bool
@@ -148,12 +149,14 @@ NiccQpSender::WindowOpen(const TxQp& qp, uint32_t payload) const
     {
         return false; // the receiver places at most SR_WINDOW packets ahead
     }
-    if (qp.windowBytes == 0)
+    if (!qp.windowed)
     {
         return true;
     }
     const uint64_t inflight = SeqBytes(qp, qp.sndNxt) - SeqBytes(qp, qp.sndUna);
-    // One packet is always allowed: a window below the MTU still moves.
+    // One packet is always allowed: a window below the MTU still moves, and
+    // an RCCC sender without credit (window 0) sends one packet per round
+    // trip, which asks its receiver for credit (its DATA carries the backlog).
     return inflight == 0 || inflight + payload <= qp.windowBytes;
 }
 

@@ -72,7 +72,8 @@ class NiccQpSender : public NiccQpScheduler::Source
         uint64_t retxPending[NiccNicConfig::SR_WINDOW / 64]; ///< SR: PSNs to resend
         uint64_t retxSent[NiccNicConfig::SR_WINDOW / 64];    ///< SR: PSNs resent since the RTO
         uint32_t retxCount; ///< bits set in retxPending
-        uint32_t windowBytes; ///< 0 = no window
+        uint32_t windowBytes; ///< bytes in flight allowed, when windowed
+        uint8_t windowed;     ///< the QP's CC sets a window (0 is then closed)
         uint16_t salt;        ///< XORed into the engine's EV: per-QP ports
         uint16_t lastEv;      ///< engine EV of the last packet sent
         uint16_t forcedEv;    ///< kActUseEv for the next packet; 0 = none

@@ -12,7 +12,11 @@
  *     port; with ECN off nothing moves;
  *   - NSCC + RCCC (receiver credit): a 16-to-1 lossy incast completes (the
  *     grants reach the senders), every byte once, <= 1.2x ideal, with a
- *     smaller queue and fewer trims than NSCC alone.
+ *     smaller queue and fewer trims than NSCC alone; with no initial
+ *     credit (a closed window until the first grant) no burst and no trim;
+ *   - NSCC + RCCC with more receiving flows than the receiver's driver
+ *     table holds: the flows without a slot run on NSCC alone and complete
+ *     (none waits at its initial credit).
  * docs/nscc.md ("Hosted in ns-3") lists the measured figures.
  *
  *   ./nicc-sim-test-runner --suite=nicc-uec --verbose
@@ -21,6 +25,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/integer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -29,6 +34,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -197,6 +203,17 @@ class RcccIncastTest : public TestCase
         NS_TEST_EXPECT_MSG_LT_OR_EQ(p99(rccc), 100000u, "fabric RTT: RCCC's p99 queue <= 100 KB");
         NS_TEST_EXPECT_MSG_LT(2 * p99(rccc), p99(nscc), "and < half NSCC's");
         NS_TEST_EXPECT_MSG_LT(10 * rccc.trims, nscc.trims, "and < 0.1x the trims");
+
+        // No initial credit: a sender's window is closed (0) until its first
+        // grant; it sends one packet per round trip, which asks for credit.
+        // A closed window must not read as "no window" (a line-rate burst).
+        rcccFabric.back() = "rccc.initial_credit_bytes=0";
+        NS_TEST_ASSERT_MSG_EQ(Run("nscc+rccc", rcccFabric, &rccc, &err), true, err);
+        Check(rccc, "nscc+rccc, no initial credit");
+        std::printf("nscc+rccc, no initial credit: p99 queue %u B, %lu trims\n",
+                    static_cast<unsigned>(p99(rccc)), static_cast<unsigned long>(rccc.trims));
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(p99(rccc), 100000u, "no initial credit: p99 queue <= 100 KB");
+        NS_TEST_EXPECT_MSG_EQ(rccc.trims, 0u, "and no trim");
     }
 };
 
@@ -287,6 +304,83 @@ class NsccChangeEvTest : public TestCase
     std::set<uint16_t> m_ports;
 };
 
+/// More nscc+rccc flows into one NIC than its receiver table holds
+/// (NiccNic::MAX_FLOWS): long flows fill the table, then short ones arrive.
+/// The short flows get no slot, so no RCCC state: their ACKs grant up to the
+/// sender's backlog end. Each is larger than the initial credit, so without
+/// that it would send its initial credit, get no grant, and still wait with
+/// nothing in flight when a slot frees; every flow must complete, every byte
+/// once, and the short ones well before the long ones.
+class RcccFullTableTest : public TestCase
+{
+  public:
+    RcccFullTableTest()
+        : TestCase("nscc+rccc, more receiving flows than the receiver table holds: all complete")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccFabricHelper::UsePriorityQueueScheduler();
+        NiccFabricHelper fabric;
+        Ptr<NiccSwitchNode> sw = fabric.CreateSwitch();
+        constexpr uint32_t LONG_SENDERS = 2;
+        constexpr uint32_t LONG_PER_SENDER = NiccNic::MAX_FLOWS / LONG_SENDERS; // fill the table
+        constexpr uint64_t LONG = 50000;
+        constexpr uint32_t SHORT_FLOWS = 16;
+        constexpr uint64_t SHORT = 20000; // > the 8000 B initial credit
+        std::vector<Ptr<Node>> senders;
+        for (uint32_t i = 0; i < LONG_SENDERS + 1; ++i)
+        {
+            senders.push_back(fabric.CreateHost());
+            fabric.Connect(senders.back(), sw, DataRate("100Gbps"), MicroSeconds(1));
+        }
+        Ptr<Node> rxHost = fabric.CreateHost();
+        fabric.Connect(rxHost, sw, DataRate("100Gbps"), MicroSeconds(1));
+        fabric.InstallRoutes();
+        NiccNicHelper nics;
+        nics.SetNicAttribute("CongestionControl", StringValue("nscc+rccc"));
+        nics.SetNicAttribute("RcccInitialCreditBytes", IntegerValue(8000));
+        Ptr<NiccNic> rx = nics.Install(rxHost);
+        for (uint32_t i = 0; i < LONG_SENDERS; ++i)
+        {
+            nics.Install(senders[i]);
+            for (uint32_t f = 0; f < LONG_PER_SENDER; ++f)
+            {
+                nics.AddFlow(senders[i], rxHost, LONG, MicroSeconds(1));
+            }
+        }
+        nics.Install(senders[LONG_SENDERS]);
+        for (uint32_t f = 0; f < SHORT_FLOWS; ++f)
+        {
+            nics.AddFlow(senders[LONG_SENDERS], rxHost, SHORT, MicroSeconds(50));
+        }
+        nics.StopWhenAllComplete();
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        const uint32_t total = LONG_SENDERS * LONG_PER_SENDER + SHORT_FLOWS;
+        NS_TEST_EXPECT_MSG_EQ(rx->GetFlowTableFullRx(), uint64_t{SHORT_FLOWS}, "the short flows found the table full");
+        NS_TEST_EXPECT_MSG_EQ(nics.GetNCompleted(), total, "every flow completes");
+        NS_TEST_EXPECT_MSG_EQ(rx->GetRxDeliveredBytes(),
+                              LONG_SENDERS * LONG_PER_SENDER * LONG + SHORT_FLOWS * SHORT,
+                              "every byte once");
+        // The short flows run on NSCC alone while the long ones hold the
+        // table: they end before the long flows do.
+        int64_t shortMax = 0;
+        int64_t longMax = 0;
+        for (const NiccFlowRecord& r : nics.GetFlowRecords())
+        {
+            int64_t& m = r.sizeBytes == SHORT ? shortMax : longMax;
+            m = std::max(m, r.startNs + r.fctNs);
+        }
+        std::printf("full receiver table: short flows end by %.1f us, long flows by %.1f us\n", shortMax / 1e3,
+                    longMax / 1e3);
+        NS_TEST_EXPECT_MSG_LT(4 * shortMax, longMax, "the short flows end before a quarter of the long ones' time");
+        Simulator::Destroy();
+    }
+};
+
 class NiccUecTestSuite : public TestSuite
 {
   public:
@@ -309,6 +403,7 @@ class NiccUecTestSuite : public TestSuite
                     TestCase::QUICK);
         AddTestCase(new NsccPermutationTest, TestCase::QUICK);
         AddTestCase(new RcccIncastTest, TestCase::QUICK);
+        AddTestCase(new RcccFullTableTest, TestCase::QUICK);
         AddTestCase(new NsccChangeEvTest, TestCase::QUICK);
     }
 };

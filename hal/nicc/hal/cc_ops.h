@@ -203,6 +203,14 @@ struct CcOps<rccc::SenderState> {
 // flows only): the one place the sender's and the receiver's side ask.
 constexpr bool KindTakesCnp(CcKind k) { return k == CcKind::kDcqcn; }
 
+// Whether a CC kind bounds bytes in flight (set_window): for these a window
+// of 0 is a closed window (RCCC without credit), not "no window", which is
+// what WindowBytes() returns for the rate-based kinds.
+constexpr bool KindHasWindow(CcKind k) {
+  return k == CcKind::kHpcc || k == CcKind::kHpccPint || k == CcKind::kNscc || k == CcKind::kHpccSpray ||
+         k == CcKind::kNsccRccc;
+}
+
 // Run-time choice: each operation has an `...As(kind, ...)` form that
 // switches on the kind it is given; the plain form uses cfg.cc (the C ABI's
 // view of a CC area sized for the configured CC only, ports/firmware: a
