@@ -34,7 +34,7 @@ topology). Every figure comes from nicc-sim's outputs:
 --check asserts issue 15's expected shape on the UEC rows (transport names
 starting with 'uec') at the scale it ran and exits 1 naming each failure:
 every run succeeded; PFC pauses 0; permutation >= 0.9 of ideal; incast
-completion <= INCAST_BOUND[topology] of ideal with the receiver's p99 queue
+completion <= INCAST_BOUND (1.2) x ideal with the receiver's p99 queue
 <= QUEUE_BOUND x the trim threshold (bounded by trimming); and, for every run whose flows
 all completed, lost bytes 0, no drop and no timeout.
 """
@@ -44,10 +44,9 @@ import math
 import os
 import sys
 
-# Incast completion bound over ideal, per topology: issue 15's 1.2. The
-# fat-tree's is wider: see docs/uec.md ("What holds") for why it does not
-# meet 1.2 at the spec's defaults.
-INCAST_BOUND = {"leafspine": 1.2, "fattree": 1.3}
+# Incast completion bound over ideal: issue 15's 1.2 (docs/uec.md, "What
+# holds": the fat-tree meets it with little margin).
+INCAST_BOUND = 1.2
 PERM_MIN = 0.9
 # Bounded incast queue: the receiver port's p99 (all classes) within 1.5 x the
 # trim threshold. Trimming caps the data class at the threshold; the rest is
@@ -189,7 +188,7 @@ def check(rows):
         if r["workload"] == "permutation" and not (r["perm_ideal"] or 0) >= PERM_MIN:
             bad.append(f"{name}: permutation throughput {fmt('perm_ideal', r['perm_ideal'])} of ideal < {PERM_MIN}")
         if r["workload"].startswith("incast"):
-            bound = INCAST_BOUND.get(r["topology"], 1.2)
+            bound = INCAST_BOUND
             if r["incast_ideal"] is None or r["incast_ideal"] > bound:
                 bad.append(f"{name}: incast completion {fmt('incast_ideal', r['incast_ideal'])} x ideal > {bound}")
             if r["trim_threshold"] and r["p99_queue_bytes"] > QUEUE_BOUND * r["trim_threshold"]:
