@@ -87,6 +87,7 @@ mkdir -p "$out/logs"
 runs_csv="$out/runs.csv"
 echo "run,workload,topology,transport,scale,dir,exit,wall_s,keys" > "$runs_csv"
 declare -a plan=()
+declare -A skipped=()
 for f in "$scen"/uec-*-*.toml; do
   base="$(basename "$f" .toml)"          # uec-<workload>-<topology>
   wt="${base#uec-}"
@@ -96,7 +97,10 @@ for f in "$scen"/uec-*-*.toml; do
   for name in "${t_names[@]}"; do
     cc="$(tr ',' '\n' <<<"${t_keys[$name]}" | sed -n 's/^cc=//p')"
     if [[ -n "$cc" ]] && ! has_cc "$cc"; then
-      echo "uec-experiments.sh: note: skipping $wt/$name: this nicc-sim has no cc=$cc (cc: $cc_values)" >&2
+      if [[ -z "${skipped[$name]:-}" ]]; then
+        echo "uec-experiments.sh: note: skipping transport $name: this nicc-sim has no cc=$cc (cc: $cc_values)" >&2
+        skipped[$name]=1
+      fi
       continue
     fi
     sets="${t_keys[$name]}"

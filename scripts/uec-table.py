@@ -105,7 +105,8 @@ def row_of(run, out):
     row["flows"] = f"{done}/{total}"
     row["all_done"] = done == total
     sd = j["fct_slowdown"]
-    row["sd_p50"], row["sd_p99"], row["sd_p999"] = sd["p50"], sd["p99"], sd.get("p999")
+    if done:
+        row["sd_p50"], row["sd_p99"], row["sd_p999"] = sd["p50"], sd["p99"], sd.get("p999")
     qm = j.get("queue_monitor", {}).get("ports", j.get("queue_monitor", {}))
     port_p99 = [v["p99"] for k, v in qm.items() if isinstance(v, dict) and "p99" in v]
     if run["workload"].startswith("incast") and port_p99:
@@ -233,19 +234,23 @@ def plot(rows, out, transports):
     for ax, (key, label, logy) in zip(axes, metrics):
         shown = [c for c in cells if any(r.get(key) is not None for r in ok
                                          if (r["workload"], r["topology"]) == c)]
+        top = 0
         for i, n in enumerate(names):
             xs, ys = [], []
             for g, c in enumerate(shown):
                 for r in ok:
                     if (r["workload"], r["topology"]) == c and r["transport"] == n and r.get(key) is not None:
                         xs.append(g + (i - (len(names) - 1) / 2) * width)
-                        ys.append(max(r[key], 1e-3) if logy else r[key])
+                        ys.append(r[key])
+            top = max([top] + ys)
             ax.bar(xs, ys, width, label=n, color=colors[n])
         ax.set_xticks(range(len(shown)))
         ax.set_xticklabels([f"{w}\n{t}" for w, t in shown], fontsize=8)
         ax.set_ylabel(label, fontsize=8)
         if logy:
-            ax.set_yscale("log")
+            ax.set_yscale("symlog", linthresh=1)  # zeros stay visible as no bar
+        if shown and top == 0:
+            ax.text(0.5, 0.5, "0 in every run", transform=ax.transAxes, ha="center", va="center")
         if key == "perm_ideal":
             ax.axhline(PERM_MIN, color="grey", linestyle="--", linewidth=0.8)
         if key == "incast_ideal":
@@ -269,7 +274,12 @@ def plot(rows, out, transports):
                     if (r["workload"], r["topology"]) == c and r["transport"] == n and r["slowdowns"]:
                         s = r["slowdowns"]
                         ax.plot(s, [(i + 1) / len(s) for i in range(len(s))], label=n, color=colors[n])
-            ax.set_xscale("log")
+            lo = min((r["slowdowns"][0] for r in ok if (r["workload"], r["topology"]) == c and r["slowdowns"]),
+                     default=1)
+            hi = max((r["slowdowns"][-1] for r in ok if (r["workload"], r["topology"]) == c and r["slowdowns"]),
+                     default=1)
+            if hi > 3 * lo:
+                ax.set_xscale("log")
             ax.set_title(f"{c[0]} / {c[1]}", fontsize=9)
             ax.set_xlabel("FCT slowdown", fontsize=8)
             ax.set_ylabel("CDF of flows", fontsize=8)
@@ -302,7 +312,7 @@ def main(argv):
         sys.exit("usage: uec-table.py OUT [--check] [--no-plots]")
     out = args[0]
     transports = transports_in_order()
-    runs = load_runs(out)
+    runs = list({r["dir"]: r for r in load_runs(out)}.values())  # a rerun of one dir replaces it
     rows = order([row_of(r, out) for r in runs], transports)
     print(write_tables(rows, out), end="")
     print(f"uec-table.py: {out}/table.md, {out}/table.csv", file=sys.stderr)
