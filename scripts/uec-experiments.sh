@@ -42,7 +42,7 @@ while [[ $# -gt 0 ]]; do
     --only) only="$2"; shift 2 ;;
     --workloads) workloads="$2"; shift 2 ;;
     --topologies) topologies="$2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "uec-experiments.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
