@@ -437,7 +437,8 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     j["flows"] = {{"total", r.flows.size()}, {"completed", r.Completed()}};
     j["fct_slowdown"] = {{"p50", r.SlowdownPercentile(0.50)},
                          {"p95", r.SlowdownPercentile(0.95)},
-                         {"p99", r.SlowdownPercentile(0.99)}};
+                         {"p99", r.SlowdownPercentile(0.99)},
+                         {"p999", r.SlowdownPercentile(0.999)}};
     j["fct_slowdown_by_cc"] = SlowdownByCc(r);
     j["queue_bytes"] = {{"p50", r.QueuePercentile(0.50)},
                         {"p95", r.QueuePercentile(0.95)},

@@ -12,7 +12,8 @@
 #     an incast with monitor=switch:* (commas inside the --set value) writes
 #     queues.csv, the qlen file, fct.txt (one line per completed flow),
 #     pfc.txt and pfc.csv (one line per frame received), fct_hpcc.csv, and
-#     per-port statistics in summary.json with max >= p99 >= p95 >= p50, the
+#     per-port statistics in summary.json with max >= p99 >= p95 >= p50 (and
+#     fct_slowdown p999 >= p99 >= p50 >= 1), the
 #     time of max inside the sampled window and the drain time >= 0; a bad
 #     monitor spec or qlen_mon_file without monitored ports exits 2, names
 #     the key and field, and writes no file.
@@ -197,6 +198,12 @@ elseif(MODE STREQUAL "monitor")
   endif()
   string(JSON completed GET "${summary}" flows completed)
   string(JSON frames GET "${summary}" pfc frames_received)
+  foreach(q p50 p99 p999)
+    string(JSON sd_${q} GET "${summary}" fct_slowdown ${q})
+  endforeach()
+  if(sd_p999 LESS sd_p99 OR sd_p99 LESS sd_p50 OR sd_p50 LESS 1)
+    message(FATAL_ERROR "fct_slowdown: not p999 >= p99 >= p50 >= 1: ${sd_p999} ${sd_p99} ${sd_p50}")
+  endif()
   file(STRINGS "${out}/fct.txt" fct_lines)
   file(STRINGS "${out}/pfc.txt" pfc_lines)
   file(STRINGS "${out}/pfc.csv" pfc_csv)
