@@ -70,7 +70,7 @@ def sbatch_script(plan, out, s, tasks_file, ntasks):
 
 def squeue_count(job):
     """Tasks of the job still known to squeue (pending or running); None if squeue fails."""
-    r = subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], capture_output=True, text=True)
+    r = subprocess.run(["squeue", "-h", "-r", "-j", job, "-o", "%T"], capture_output=True, text=True)
     if r.returncode != 0:
         if "Invalid job id" in r.stderr:
             return 0
