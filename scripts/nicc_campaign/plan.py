@@ -230,23 +230,20 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
     return c
 
 
-def write_plan(c):
-    """OUT/plan.json: the campaign's points as planned now (collect and status read it)."""
-    os.makedirs(c.out, exist_ok=True)
-    plan = {"campaign": c.path, "name": c.name, "scenario": c.scenario, "nicc_sim": c.nicc_sim,
+def plan_dict(c):
+    """The campaign's points as planned now (plan.json's content)."""
+    return {"campaign": c.path, "name": c.name, "scenario": c.scenario, "nicc_sim": c.nicc_sim,
             "cwd": c.dir, "axes": c.axes, "collect": c.collect,
             "points": [{"index": p.index, "id": p.id, "values": p.values, "set": p.sets, "argv": p.argv,
                         "timeout_s": c.run.get("timeout_s", 0)} for p in c.points]}
+
+
+def write_plan(c):
+    """OUT/plan.json: the points as planned by the last plan or run."""
+    plan = plan_dict(c)
+    os.makedirs(c.out, exist_ok=True)
     tmp = os.path.join(c.out, "plan.json.tmp")
     with open(tmp, "w") as f:
         json.dump(plan, f, indent=1)
     os.replace(tmp, os.path.join(c.out, "plan.json"))
     return plan
-
-
-def read_plan(out):
-    p = os.path.join(out, "plan.json")
-    try:
-        return json.load(open(p))
-    except OSError:
-        raise CampaignError("%s: no plan (run `nicc-campaign plan` or `run` first)" % p)
