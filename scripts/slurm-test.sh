@@ -2,8 +2,9 @@
 # slurm-test.sh — nicc-campaign's Slurm runner against a real one-node Slurm
 # cluster started here: munged, slurmctld and slurmd from Debian's munge and
 # slurm-wlm (scripts/setup.sh installs them), no systemd, no cgroups, every
-# file in a temporary directory; a 12-point campaign submitted as a job array,
-# the merged table checked; every daemon it started is stopped on exit, also
+# file in a temporary directory; a campaign of 12 points and a 13th that must
+# fail submitted as a job array, the merged table checked, the failed point
+# alone resubmitted; every daemon it started is stopped on exit, also
 # on failure. Needs root (the daemons run as root: SlurmUser=root).
 #
 #   scripts/slurm-test.sh [WORKDIR]     # ctest: nicc-campaign-slurm (label campaign)
@@ -113,7 +114,8 @@ done
 [[ -n "$idle" ]] || fail "node not idle after 30 s (sinfo: ${st:-nothing})"
 echo "slurm-test: one-node cluster up ($host, $cpus CPUs, ports $p1/$p2) in $(( $(date +%s) - t_start )) s" >&2
 
-# 12 points: 2 CCs x 3 Poisson loads x 2 seeds on a small leaf-spine, 1 ms each.
+# 12 points: 2 CCs x 3 Poisson loads x 2 seeds on a small leaf-spine, 1 ms
+# each, and a 13th with a bad value that must fail alone.
 cat > "$tmp/campaign.toml" <<EOF
 name = "slurm-test"
 scenario = "leaf-spine"
@@ -127,6 +129,11 @@ stop_ms = 1
 cc = ["dcqcn", "hpcc"]
 poisson_load = [0.2, 0.4, 0.6]
 seed = "1..2"
+[[point]]
+cc = "hpcc"
+poisson_load = 0.5
+seed = 1
+incast_fanin = "lots"
 [slurm]
 cpus_per_task = 1
 mem = "200M"
@@ -137,22 +144,26 @@ poll_s = 1
 EOF
 export NICC_SIM="$sim"
 script=$("$campaign" run "$tmp/campaign.toml" --runner slurm --dry-run 2>/dev/null) || fail "dry run"
-for want in "#SBATCH --array=0-11%4" "#SBATCH --cpus-per-task=1" "#SBATCH --mem=200M" \
+for want in "#SBATCH --array=0-12%4" "#SBATCH --cpus-per-task=1" "#SBATCH --mem=200M" \
             "#SBATCH --time=00:05:00" "#SBATCH --partition=campaign" "run-point $tmp/out"; do
   grep -qF -- "$want" <<<"$script" || fail "dry-run script lacks '$want'"
 done
 [[ ! -d "$tmp/out/slurm" ]] || fail "dry run submitted or wrote the Slurm files"
 
 t0=$(date +%s)
-"$campaign" run "$tmp/campaign.toml" --runner slurm || fail "slurm run exit $? (expected 0)"
+"$campaign" run "$tmp/campaign.toml" --runner slurm > "$tmp/run1.txt" 2>&1; rc=$?
 t1=$(date +%s)
-echo "slurm-test: 12-point job array done in $((t1 - t0)) s" >&2
+cat "$tmp/run1.txt" >&2
+[[ $rc -eq 1 ]] || fail "slurm run exit $rc (want 1: one point failed)"
+grep -q "FAILED point 12 .*bad value 'lots' for key 'incast_fanin'" "$tmp/run1.txt" || fail "failed point not reported"
+grep -q "12/13 done, 1 failed" "$tmp/run1.txt" || fail "progress: $(tail -3 "$tmp/run1.txt")"
+echo "slurm-test: 13-task job array done in $((t1 - t0)) s" >&2
 job=$(awk '{print $1}' "$tmp/out/slurm/jobs.txt" | tail -1)
 [[ -n "$job" ]] || fail "no job id recorded"
 n=$(grep -l "\"slurm_job\": \"$job\"" "$tmp"/out/points/*/started.json | wc -l)
-[[ "$n" -eq 12 ]] || fail "$n of 12 points ran as tasks of job $job"
+[[ "$n" -eq 13 ]] || fail "$n of 13 points ran as tasks of job $job"
 n=$(ls "$tmp"/out/slurm/"${job}"_*.out 2>/dev/null | wc -l)
-[[ "$n" -eq 12 ]] || fail "$n of 12 task logs ${job}_*.out"
+[[ "$n" -eq 13 ]] || fail "$n of 13 task logs ${job}_*.out"
 
 "$campaign" collect "$tmp/campaign.toml" || fail "collect"
 python3 - "$tmp/out" <<'PYEOF' || fail "merged table"
@@ -172,13 +183,19 @@ for r in rows:
 db = sqlite3.connect(out + "/results.sqlite")
 assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 12
 assert db.execute("SELECT count(DISTINCT cc) FROM runs").fetchone()[0] == 2
-assert db.execute("SELECT count(*) FROM failed").fetchone()[0] == 0
+assert db.execute("SELECT point FROM failed").fetchall() == [(12,)]
 print("slurm-test: results.csv and results.sqlite: 12 rows, axes cc / poisson_load / seed as columns")
 PYEOF
 [[ -f "$tmp/out/plots/overview-poisson_load.png" ]] || fail "no overview plot"
 
-# Resume: every point finished, so a second run submits nothing.
-again=$("$campaign" run "$tmp/campaign.toml" --runner slurm 2>&1) || fail "second run exit $?"
-grep -q "nothing to submit" <<<"$again" || fail "second run did not skip the finished points: $again"
-[[ $(wc -l < "$tmp/out/slurm/jobs.txt") -eq 1 ]] || fail "second run submitted a job"
+# Resume: a second run submits only the failed point (a job of 1 task) and
+# leaves the 12 finished ones alone.
+stamps() { for d in "$tmp"/out/points/*/; do [[ -f $d/summary.json ]] && stat -c "%n %.9Y" "$d/status.json"; done; }
+before=$(stamps)
+again=$("$campaign" run "$tmp/campaign.toml" --runner slurm 2>&1); rc=$?
+[[ $rc -eq 1 ]] || fail "second run exit $rc (want 1): $again"
+grep -q "submitted job [0-9]*: 1 tasks (1 of 13 points; 12 finished before)" <<<"$again" || fail "second run: $again"
+[[ $(wc -l < "$tmp/out/slurm/jobs.txt") -eq 2 ]] || fail "second run: jobs.txt"
+[[ "$before" == "$(stamps)" ]] || fail "second run rewrote finished points"
+[[ $(wc -l <<<"$before") -eq 12 ]] || fail "$(wc -l <<<"$before") finished points (want 12)"
 echo "slurm-test: passed" >&2

@@ -88,7 +88,7 @@ def draw(rows, axes, metrics, outdir):
             plt.close(fig)
             files.append(f)
         n = len(have)
-        cols = min(3, n)
+        cols = 2 if n <= 4 else 3
         nrows = (n + cols - 1) // cols
         fig, axs = plt.subplots(nrows, cols, figsize=(4.5 * cols, 3.4 * nrows), squeeze=False)
         for i, m in enumerate(have):
