@@ -113,9 +113,10 @@ def run_local(plan, out, jobs=0, timeout_s=0, stream=sys.stderr, every_s=10.0):
                     prog.say("point %d (%s) failed: %s" % (pt["index"], points.label(pt), points.error_of(out, pt)))
             prog.running = len(running)
     except KeyboardInterrupt:
-        for pt, proc, _ in running.values():
+        for pt, proc, t0 in running.values():
             proc.kill()
             proc.wait()
+            points.finish(out, pt, 130, t0, "interrupted (Ctrl-C); run again to retry")
         prog.end()
         stream.write("nicc-campaign: interrupted; %d running points stopped (run again to resume)\n" % len(running))
         return 130

@@ -170,6 +170,7 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
     if not isinstance(scen, str) or not scen:
         raise CampaignError("%s: 'scenario' missing: a built-in scenario (incast, fairness, leaf-spine, "
                             "ai-cluster) or a scenario file" % path)
+    c.scenario_ref = scen                 # as written: the point ids do not depend on where the checkout is
     if scen.endswith(".toml") or "/" in scen:
         f = os.path.normpath(os.path.join(c.dir, scen))
         if not os.path.isfile(f):
@@ -219,7 +220,7 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
     for i, vals in enumerate(combos):
         sets = {k: to_arg(v) for k, v in fixed.items()}
         sets.update({k: to_arg(v) for k, v in vals.items()})
-        p = Point(i, vals, sets, c.scenario)
+        p = Point(i, vals, sets, c.scenario_ref)
         if p.id in seen:
             raise CampaignError("%s: point %d is the same run as point %d (%s)"
                                 % (path, i, seen[p.id], ", ".join("%s=%s" % kv for kv in vals.items())))

@@ -9,6 +9,7 @@ array is always 0..N-1 whatever the points' indices. Each point writes its
 own directory (a shared file system is assumed, as on any cluster). Waiting
 polls squeue for the job and the point directories for progress.
 """
+import json
 import os
 import shlex
 import subprocess
@@ -70,12 +71,24 @@ def sbatch_script(plan, out, s, tasks_file, ntasks):
 
 def squeue_count(job):
     """Tasks of the job still known to squeue (pending or running); None if squeue fails."""
-    r = subprocess.run(["squeue", "-h", "-r", "-j", job, "-o", "%T"], capture_output=True, text=True)
+    try:
+        r = subprocess.run(["squeue", "-h", "-r", "-j", job, "-o", "%T"], capture_output=True, text=True)
+    except OSError:
+        return None
     if r.returncode != 0:
         if "Invalid job id" in r.stderr:
             return 0
         return None
     return len([l for l in r.stdout.splitlines() if l.strip()])
+
+
+def active_jobs(out):
+    """Jobs of OUT/slurm/jobs.txt that squeue still lists (pending or running)."""
+    try:
+        jobs = [l.split()[0] for l in open(os.path.join(out, "slurm", "jobs.txt")) if l.strip()]
+    except OSError:
+        return []
+    return [j for j in jobs if squeue_count(j)]
 
 
 def run_slurm(plan, out, s, dry_run=False, wait=True, stream=sys.stderr):
@@ -94,6 +107,10 @@ def run_slurm(plan, out, s, dry_run=False, wait=True, stream=sys.stderr):
         stream.write("nicc-campaign: dry run: %d of %d points would be tasks 0-%d (listed in %s); "
                      "nothing written or submitted\n" % (len(todo), total, len(todo) - 1, tasks_file))
         return 0
+    busy = active_jobs(out)
+    if busy:
+        raise CampaignError("job %s of this campaign is still in squeue: wait for it (`nicc-campaign status`) "
+                            "or scancel it before submitting again" % ", ".join(busy))
     os.makedirs(sdir, exist_ok=True)
     for pt in todo:
         points.prepare(out, pt, plan["cwd"])
@@ -155,6 +172,5 @@ def run_point_task(out, tasks_file, task):
     ids = [l.strip() for l in open(tasks_file) if l.strip()]
     if not 0 <= task < len(ids):
         raise CampaignError("%s: task %d out of range 0..%d" % (tasks_file, task, len(ids) - 1))
-    import json
     pt = json.load(open(os.path.join(points.point_dir(out, ids[task]), "point.json")))
     return points.run_one(out, pt, pt["cwd"], "slurm", pt.get("timeout_s", 0))
