@@ -104,6 +104,7 @@ def run_local(plan, out, jobs=0, timeout_s=0, stream=sys.stderr, every_s=10.0):
                 elif rc < 0:
                     note = "killed by signal %d" % -rc
                 del running[pid]
+                prog.running = len(running)
                 points.finish(out, pt, rc, t0, note)
                 if points.state(out, pt) == "done":
                     prog.done += 1
