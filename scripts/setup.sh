@@ -18,6 +18,8 @@ packages=(
   python3-matplotlib
   # measurement
   valgrind
+  # campaigns on Slurm: the test starts its own munged, slurmctld and slurmd
+  slurm-wlm munge
   # firmware cross checks
   gcc-riscv64-unknown-elf gcc-arm-none-eabi
   g++-riscv64-linux-gnu g++-arm-linux-gnueabihf qemu-user

@@ -2,7 +2,8 @@
 #   cmake -DNICC_SIM=/path/nicc-sim -DMODE=help -P nicc-sim-cli-test.cmake
 #     --help and -h exit 0 and print the flags and every scenario key
 #     (stdout holds "topology_file", "--scenario", the engine parameter
-#     dcqcn.rp_time_reset with its range, a profile key and an alias).
+#     dcqcn.rp_time_reset with its range, a profile key and an alias);
+#     --list-keys prints the keys tab-separated (name, kind, type, default).
 #   cmake -DNICC_SIM=... -DMODE=bad-toml -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
 #     a scenario file with an unknown key on line 3 exits 2 and the message
 #     names the file and line ("bad.toml:3:"); so does a TOML syntax error.
@@ -53,6 +54,19 @@ if(MODE STREQUAL "help")
         message(FATAL_ERROR "nicc-sim ${flag}: stdout lacks '${want}'\n${out}")
       endif()
     endforeach()
+  endforeach()
+  # --list-keys: one tab-separated line per key (name, kind, type, default)
+  # and per alias, from the same key table as --help.
+  execute_process(COMMAND "${NICC_SIM}" --list-keys RESULT_VARIABLE rc OUTPUT_VARIABLE keys ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nicc-sim --list-keys: exit ${rc}\n${err}")
+  endif()
+  foreach(want "poisson_load\tscenario\tdouble\t0\n" "dcqcn.rp_time_reset\tengine\t" "mtu\tattribute\t"
+               "ev_bits\talias\tspray.ev_bits\t\n")
+    string(FIND "${keys}" "${want}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "nicc-sim --list-keys lacks '${want}'\n${keys}")
+    endif()
   endforeach()
 elseif(MODE STREQUAL "hpcc-docs")
   execute_process(COMMAND "${NICC_SIM}" --hpcc-keys-markdown RESULT_VARIABLE rc OUTPUT_VARIABLE table

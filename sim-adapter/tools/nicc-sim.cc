@@ -56,6 +56,10 @@ ABSL_FLAG(bool, print, false,
           "stdout and exit without running it");
 ABSL_FLAG(bool, hpcc_keys_markdown, false,
           "print the HPCC config key mapping table (Markdown, docs/hpcc-compat.md) and exit");
+ABSL_FLAG(bool, list_keys, false,
+          "print every scenario key, one line each, tab-separated: name, kind (scenario | attribute | "
+          "engine | alias), type (an alias: the key it stands for), default; then exit (also spelled "
+          "--list-keys; read by scripts/nicc-campaign)");
 ABSL_FLAG(std::string, out, "nicc-sim-out", "output directory (created) for fct.csv and summary.json");
 ABSL_FLAG(bool, progress, true, "progress on stderr for runs longer than 2 s of wall time");
 #ifndef NICC_SIM_PLOT_SCRIPT
@@ -137,7 +141,7 @@ PrintHelp()
 {
     std::string text = std::string("nicc-sim: ") + std::string(absl::ProgramUsageMessage()) + "\nFlags:\n";
     for (const char* name : {"scenario", "hpcc_config", "lenient", "set", "print", "out", "progress", "plots",
-                             "plot_script", "RngRun", "RngSeed", "hpcc_keys_markdown"})
+                             "plot_script", "RngRun", "RngSeed", "hpcc_keys_markdown", "list_keys"})
     {
         const absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
         if (!f)
@@ -149,6 +153,32 @@ PrintHelp()
     }
     text += "  --help, -h  this text (exit status 0)\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+// --list-keys: the key table, one key per line, tab-separated (name, kind,
+// type, default), then the aliases (name, "alias", the key) and the second
+// names of selector rows.
+std::string
+KeyList()
+{
+    using ns3::NiccScenarioKey;
+    std::string text;
+    for (const NiccScenarioKey& k : ns3::NiccScenario::Keys())
+    {
+        const char* kind = k.target == NiccScenarioKey::ENGINE      ? "engine"
+                           : k.target == NiccScenarioKey::ATTRIBUTE ? "attribute"
+                                                                    : "scenario";
+        text += k.name + "\t" + kind + "\t" + k.type + "\t" + k.def + "\n";
+        if (!k.altName.empty())
+        {
+            text += k.altName + "\talias\t" + k.name + "\t\n";
+        }
+    }
+    for (const ns3::NiccScenarioAlias& a : ns3::NiccScenario::Aliases())
+    {
+        text += std::string(a.from) + "\talias\t" + a.to + "\t\n";
+    }
+    return text;
 }
 
 } // namespace
@@ -224,7 +254,7 @@ main(int argc, char* argv[])
     for (int i = 0; i < argc; ++i)
     {
         std::string a = argv[i];
-        for (const char* hy : {"--hpcc-config", "--hpcc-keys-markdown"})
+        for (const char* hy : {"--hpcc-config", "--hpcc-keys-markdown", "--list-keys"})
         {
             const std::string h = hy;
             if (a == h || a.rfind(h + "=", 0) == 0)
@@ -274,6 +304,13 @@ main(int argc, char* argv[])
     {
         const std::string md = ns3::NiccHpccKeysMarkdown();
         std::fwrite(md.data(), 1, md.size(), stdout);
+        return 0;
+    }
+
+    if (absl::GetFlag(FLAGS_list_keys))
+    {
+        const std::string list = KeyList();
+        std::fwrite(list.data(), 1, list.size(), stdout);
         return 0;
     }
 
