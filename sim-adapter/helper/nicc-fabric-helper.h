@@ -23,6 +23,7 @@
 #define NICC_FABRIC_HELPER_H
 
 #include "ns3/data-rate.h"
+#include "ns3/nicc-channel.h"
 #include "ns3/nicc-net-device.h"
 #include "ns3/nicc-switch-node.h"
 #include "ns3/nicc-test-endpoint.h"
@@ -31,6 +32,7 @@
 #include "ns3/object-factory.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -211,8 +213,16 @@ class NiccFabricHelper
                                                               Ptr<Node> b,
                                                               DataRate rate,
                                                               Time delay);
-    /// (Re)build every switch's routes towards every host made here.
+    /// (Re)build every switch's routes towards every host made here, over
+    /// the links not removed by SetLinkRouted(ch, false).
     void InstallRoutes();
+    /// Keep (true) or remove (false) the link of `ch` from the routing graph
+    /// of the next InstallRoutes (a failed link, docs/faults.md).
+    void SetLinkRouted(Ptr<NiccChannel> ch, bool routed);
+    /// The channels of every link between a and b (either order).
+    std::vector<Ptr<NiccChannel>> FindLinks(Ptr<Node> a, Ptr<Node> b) const;
+    /// Every link's channel, in creation order.
+    std::vector<Ptr<NiccChannel>> GetChannels() const;
     /// A test endpoint on the host's first NiccNetDevice.
     Ptr<NiccTestEndpoint> InstallTestEndpoint(Ptr<Node> host);
 
@@ -270,6 +280,7 @@ class NiccFabricHelper
         uint32_t portA; ///< switch port index if a is a switch
         uint32_t portB;
         Time delay;
+        Ptr<NiccChannel> channel;
     };
 
     ObjectFactory m_deviceFactory;
@@ -281,6 +292,7 @@ class NiccFabricHelper
     std::vector<Ptr<NiccSwitchNode>> m_switches;
     std::vector<Ptr<Node>> m_hosts;
     std::vector<Link> m_links;
+    std::set<const NiccChannel*> m_unrouted; ///< links left out of routing
 };
 
 } // namespace ns3

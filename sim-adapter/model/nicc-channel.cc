@@ -5,6 +5,8 @@
 
 #include "nicc-net-device.h"
 
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -27,11 +29,40 @@ NiccChannel::GetTypeId()
                           "One-way propagation delay of the link.",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&NiccChannel::m_delay),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("Up",
+                          "The link carries frames; false = link down, every frame sent "
+                          "on it (both directions, PFC included) is lost.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NiccChannel::m_up),
+                          MakeBooleanChecker())
+            .AddAttribute("LossRate",
+                          "Probability that a frame is lost on the link (corruption), "
+                          "drawn per frame from the channel's stream (AssignStreams).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&NiccChannel::m_lossRate),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddTraceSource("Drop",
+                            "A frame was lost on the link: (frame, sender's node id, cause "
+                            "0 = link down, 1 = corruption).",
+                            MakeTraceSourceAccessor(&NiccChannel::m_dropTrace),
+                            "ns3::NiccChannel::DropTracedCallback");
     return tid;
 }
 
 NiccChannel::NiccChannel() = default;
+
+int64_t
+NiccChannel::AssignStreams(int64_t stream)
+{
+    // Made on first use: a channel without losses takes no stream number.
+    if (!m_rng)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
+    m_rng->SetStream(stream);
+    return 1;
+}
 
 bool
 NiccChannel::Attach(Ptr<NiccNetDevice> dev)
@@ -46,12 +77,26 @@ NiccChannel::Attach(Ptr<NiccNetDevice> dev)
 }
 
 void
-NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime) const
+NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
 {
     const std::size_t dst = (m_dev[0] == src) ? 1 : 0;
     if (m_nDevices < 2)
     {
         return; // dangling link: the frame is lost
+    }
+    // No draw while the loss rate is 0: fault-free runs use no random numbers.
+    const bool down = !m_up;
+    if (!down && m_lossRate > 0 && !m_rng)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
+    if (down || (m_lossRate > 0 && m_rng->GetValue() < m_lossRate))
+    {
+        const LossCause c = down ? LOST_LINK_DOWN : LOST_CORRUPTION;
+        ++m_lostPackets[c];
+        m_lostBytes[c] += p->GetSize();
+        m_dropTrace(p, src->GetNode()->GetId(), static_cast<uint8_t>(c));
+        return;
     }
     Simulator::ScheduleWithContext(m_dev[dst]->GetNode()->GetId(),
                                    txTime + m_delay,
@@ -88,6 +133,7 @@ NiccChannel::DoDispose()
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_nDevices = 0;
+    m_rng = nullptr;
     Channel::DoDispose();
 }
 
