@@ -433,6 +433,10 @@ NiccFabricHelper::BuildFromSpec(const NiccTopologySpec& spec)
     for (const auto& l : spec.links)
     {
         auto devs = Connect(t.node[l.a], t.node[l.b], DataRate(l.bps), PicoSeconds(l.delayPs));
+        if (l.errorRate > 0)
+        {
+            m_links.back().channel->SetLossRate(l.errorRate); // the error_rate column
+        }
         if (hostIndex[l.a] >= 0)
         {
             t.hostDevices[hostIndex[l.a]] = devs.first;

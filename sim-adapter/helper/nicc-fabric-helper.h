@@ -142,8 +142,8 @@ struct NiccRailTopology
 /// ... = bytes/s; KiB/s, ... binary), or unit-less bit/s read up to the '.'
 /// as ns-3's DataRate does ("25000000000.0" = 25 Gb/s); delays: a number
 /// with s, ms, us, ns or ps, or unit-less seconds (1 ns .. 1000 s);
-/// error_rate: a number in [0, 1] that must be 0 (no per-link random loss
-/// in the model).
+/// error_rate: a number in [0, 1], the link's frame loss probability
+/// (NiccChannel LossRate, both directions; docs/faults.md).
 struct NiccTopologySpec
 {
     struct Link
@@ -153,6 +153,7 @@ struct NiccTopologySpec
         uint64_t bps;
         int64_t delayPs;
         uint32_t line; ///< line number in the file (1-based)
+        double errorRate{0}; ///< frame loss probability of the link (NiccChannel LossRate)
     };
 
     std::string path;
@@ -245,7 +246,7 @@ class NiccFabricHelper
     /// "path:line: message" naming the field on any error (bad count, id out
     /// of range, duplicate switch id, self link, host without exactly one
     /// link or linked to a host, unreachable host, bad rate or delay,
-    /// error_rate not 0, fewer links than L; lines after the L links are
+    /// error_rate not in [0, 1], fewer links than L; lines after the L links are
     /// counted in ignoredLines, not read). Creates no nodes
     /// (nicc-topology-file.cc).
     static bool ParseTopologyFile(const std::string& path, NiccTopologySpec* spec, std::string* error);

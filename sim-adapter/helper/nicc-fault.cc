@@ -254,11 +254,17 @@ NiccFaultInjector::Install(const std::vector<NiccFaultSpec>& faults,
     // assigned whether or not the channel loses anything (stable numbering).
     m_all = m_fabric->GetChannels();
     *streamsUsed = 0;
-    if (lossRate > 0 || !losses.empty())
+    // A topology file's error_rate column has set some rates already.
+    const bool fileRates = std::any_of(m_all.begin(), m_all.end(),
+                                       [](const Ptr<NiccChannel>& ch) { return ch->GetLossRate() > 0; });
+    if (lossRate > 0 || !losses.empty() || fileRates)
     {
         for (size_t i = 0; i < m_all.size(); ++i)
         {
-            m_all[i]->SetLossRate(lossRate);
+            if (lossRate > 0)
+            {
+                m_all[i]->SetLossRate(lossRate);
+            }
             m_all[i]->AssignStreams(stream + static_cast<int64_t>(i));
         }
         *streamsUsed = static_cast<int64_t>(m_all.size());

@@ -34,7 +34,7 @@ NiccChannel::GetTypeId()
                           "The link carries frames; false = link down, every frame sent "
                           "on it (both directions, PFC included) is lost.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&NiccChannel::m_up),
+                          MakeBooleanAccessor(&NiccChannel::SetUp, &NiccChannel::IsUp),
                           MakeBooleanChecker())
             .AddAttribute("LossRate",
                           "Probability that a frame is lost on the link (corruption), "
@@ -85,24 +85,52 @@ NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
         return; // dangling link: the frame is lost
     }
     // No draw while the loss rate is 0: fault-free runs use no random numbers.
-    const bool down = !m_up;
-    if (!down && m_lossRate > 0 && !m_rng)
+    if (m_up && m_lossRate > 0 && !m_rng)
     {
         m_rng = CreateObject<UniformRandomVariable>();
     }
-    if (down || (m_lossRate > 0 && m_rng->GetValue() < m_lossRate))
+    if (!m_up || (m_lossRate > 0 && m_rng->GetValue() < m_lossRate))
     {
-        const LossCause c = down ? LOST_LINK_DOWN : LOST_CORRUPTION;
-        ++m_lostPackets[c];
-        m_lostBytes[c] += p->GetSize();
-        m_dropTrace(p, src->GetNode()->GetId(), static_cast<uint8_t>(c));
+        Lose(p, src->GetNode()->GetId(), m_up ? LOST_CORRUPTION : LOST_LINK_DOWN);
         return;
     }
+    // A frame on the wire when the link goes down is lost at its arrival.
     Simulator::ScheduleWithContext(m_dev[dst]->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &NiccNetDevice::Receive,
-                                   m_dev[dst],
-                                   p);
+                                   &NiccChannel::Arrive,
+                                   this,
+                                   p,
+                                   dst,
+                                   m_downs);
+}
+
+void
+NiccChannel::SetUp(bool up)
+{
+    if (m_up && !up)
+    {
+        ++m_downs;
+    }
+    m_up = up;
+}
+
+void
+NiccChannel::Arrive(Ptr<Packet> p, std::size_t dst, uint64_t downs)
+{
+    if (downs != m_downs)
+    {
+        Lose(p, m_dev[1 - dst]->GetNode()->GetId(), LOST_LINK_DOWN);
+        return;
+    }
+    m_dev[dst]->Receive(p);
+}
+
+void
+NiccChannel::Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c)
+{
+    ++m_lostPackets[c];
+    m_lostBytes[c] += p->GetSize();
+    m_dropTrace(p, fromNode, static_cast<uint8_t>(c));
 }
 
 Ptr<NiccNetDevice>

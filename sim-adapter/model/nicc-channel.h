@@ -13,7 +13,8 @@
  * either direction and of any kind (data, ACK/NACK, CNP, PFC), is lost
  * ("lost: link down"); with LossRate > 0 each frame is lost with that
  * probability, one uniform draw per frame from the channel's own stream
- * ("lost: corruption"). The sender still spends the frame's wire time. Each
+ * ("lost: corruption"). A frame on the wire when the link goes down is lost
+ * at its arrival. The sender still spends the frame's wire time. Each
  * loss is counted (packets, bytes) per cause and fired on the Drop trace.
  */
 #ifndef NICC_CHANNEL_H
@@ -55,7 +56,8 @@ class NiccChannel : public Channel
     /// A frame lost on the way (link down, LossRate) is counted and dropped.
     void Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime);
     /// Bring the link down (every frame lost) or up again.
-    void SetUp(bool up) { m_up = up; }
+    /// Frames on the wire when the link goes down are lost on arrival.
+    void SetUp(bool up);
     bool IsUp() const { return m_up; }
     void SetLossRate(double rate) { m_lossRate = rate; }
     double GetLossRate() const { return m_lossRate; }
@@ -76,7 +78,11 @@ class NiccChannel : public Channel
     Time m_delay;
     Ptr<NiccNetDevice> m_dev[2];
     std::size_t m_nDevices{0};
+    void Arrive(Ptr<Packet> p, std::size_t dst, uint64_t downs);
+    void Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c);
+
     bool m_up{true};
+    uint64_t m_downs{0}; ///< times the link went down (frames sent before are lost)
     double m_lossRate{0};
     Ptr<UniformRandomVariable> m_rng;
     uint64_t m_lostPackets[2]{};

@@ -21,7 +21,10 @@
 
 #include "nicc-test-util.h"
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -94,6 +97,9 @@ class LinkDownTest : public FaultCase
         {
             sets.push_back("spray=" + m_spray);
             sets.push_back("sack=true"); // each hole of the sprayed losses resent at once
+            // A resend sprayed onto the link before the detection is lost
+            // again and waits for the timeout: a fabric-scale one.
+            sets.push_back("rto_us=50");
         }
         NiccScenarioResult r;
         std::string err;
@@ -131,6 +137,47 @@ class LinkDownTest : public FaultCase
     std::string m_spray;
     bool m_up;
     double m_maxAfterDetectUs;
+};
+
+class UndetectedTest : public FaultCase
+{
+  public:
+    UndetectedTest()
+        : FaultCase("leaf0-spine0 down, never detected: REPS steers around it, ECMP does not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<std::string> sets = Base();
+        sets.push_back("fault=link:leaf0-spine0@50");
+        sets.push_back("fault_detect_us=1000000");
+        sets.push_back("stop_ms=2");
+        sets.push_back("sack=true");
+        sets.push_back("rto_us=50");
+        sets.push_back("recovery=sr");
+        std::vector<std::string> reps = sets;
+        reps.push_back("spray=reps");
+        NiccScenarioResult r;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", reps, &r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(r.faults.size(), 1u, "");
+        const NiccFaultResult& f = r.faults[0];
+        NS_TEST_EXPECT_MSG_GT(f.measuredFlows, 0u, "");
+        NS_TEST_EXPECT_MSG_EQ(f.recoveredFlows, f.measuredFlows, "REPS: every flow recovers");
+        NS_TEST_EXPECT_MSG_LT(f.recoveryMaxUs, 150.0, "REPS: within 150 us of the failure");
+        CheckAccounting(r);
+        std::printf("undetected, reps: recovery p50 %.1f us max %.1f us\n", f.recoveryP50Us, f.recoveryMaxUs);
+
+        NiccScenarioResult e;
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", sets, &e, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(e.faults.size(), 1u, "");
+        NS_TEST_EXPECT_MSG_GT(e.faults[0].affectedFlows, 0u, "ECMP: flows hashed onto the link");
+        NS_TEST_EXPECT_MSG_LT(e.faults[0].recoveredFlows, e.faults[0].affectedFlows,
+                              "ECMP: a flow hashed onto the dead link never recovers");
+        NS_TEST_EXPECT_MSG_LT(e.bytesDelivered, e.bytesOffered, "ECMP: not everything delivered");
+    }
 };
 
 class LossRateTest : public FaultCase
@@ -184,6 +231,60 @@ class FlapTest : public FaultCase
         NS_TEST_EXPECT_MSG_GT(r.faults[0].lostPackets, 0u, "losses while down");
         NS_TEST_EXPECT_MSG_GT(r.linkLoss.corruptionPackets, 0u, "losses on the lossy host link");
         CheckAccounting(r);
+    }
+};
+
+// Hosts 0 and 1 on switches 2 and 3, joined directly and through switch 4.
+const char* const kDiamond = "5 3 5\n2 3 4\n0 2 100Gbps 1us 0\n1 3 100Gbps 1us 0\n"
+                             "2 3 100Gbps 1us 0\n2 4 100Gbps 1us 0\n4 3 100Gbps 1us 0\n";
+
+class HpccLinkDownTest : public FaultCase
+{
+  public:
+    HpccLinkDownTest()
+        : FaultCase("HPCC config LINK_DOWN 50 2 3: link down at 2 s + 50 us, rerouted at once; "
+                    "the topology file's error_rate column loses frames")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        namespace fs = std::filesystem;
+        const fs::path d = fs::temp_directory_path() / ("nicc-faults-test-" + std::to_string(::getpid()));
+        fs::remove_all(d);
+        fs::create_directories(d);
+        std::ofstream(d / "topo.txt") << kDiamond;
+        std::ofstream(d / "flow.txt") << "1\n0 1 3 100 2000000 2\n";
+        std::ofstream(d / "config.txt") << "TOPOLOGY_FILE topo.txt\nFLOW_FILE flow.txt\nCC_MODE 1\n"
+                                           "SIMULATOR_STOP_TIME 2.01\nLINK_DOWN 50 2 3\n";
+        NiccHpccConfig cfg;
+        NiccScenario s;
+        NiccScenarioResult r;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadHpccConfig((d / "config.txt").string(), false, &cfg, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(NiccApplyHpccConfig(cfg, &s, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(s.Run(&r, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(r.faults.size(), 1u, "one fault");
+        const NiccFaultResult& f = r.faults[0];
+        NS_TEST_EXPECT_MSG_EQ(f.downUs, 2000050.0, "2 s + 50 us");
+        NS_TEST_EXPECT_MSG_EQ(f.upUs, -1.0, "never up");
+        NS_TEST_EXPECT_MSG_EQ(f.detectUs, 0.0, "routes at once");
+        NS_TEST_EXPECT_MSG_GT(f.lostDataPackets, 0u, "data in flight on the link lost");
+        NS_TEST_EXPECT_MSG_EQ(f.affectedFlows, 1u, "the one flow");
+        CheckAccounting(r);
+
+        // The error_rate column: 1% on the direct switch link.
+        std::ofstream(d / "lossy.txt") << "5 3 5\n2 3 4\n0 2 100Gbps 1us 0\n1 3 100Gbps 1us 0\n"
+                                          "2 3 100Gbps 1us 0.01\n2 4 100Gbps 1us 0\n4 3 100Gbps 1us 0\n";
+        std::vector<std::string> sets = {"topology=file", "topology_file=" + (d / "lossy.txt").string(),
+                                          "poisson_load=0", "permutation_bytes=1000000", "stop_ms=20"};
+        NiccScenarioResult lossy;
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", sets, &lossy, &err), true, err);
+        NS_TEST_EXPECT_MSG_GT(lossy.linkLoss.corruptionPackets, 0u, "frames lost on the lossy link");
+        NS_TEST_EXPECT_MSG_GT(lossy.retxPackets, 0u, "and resent");
+        CheckAccounting(lossy);
+        fs::remove_all(d);
     }
 };
 
@@ -249,9 +350,11 @@ class NiccFaultsTestSuite : public TestSuite
         AddTestCase(new LinkDownTest("ecmp", false, 100), TestCase::QUICK);
         AddTestCase(new LinkDownTest("ecmp", true, 100), TestCase::QUICK);
         AddTestCase(new LinkDownTest("reps", false, 100), TestCase::QUICK);
+        AddTestCase(new UndetectedTest, TestCase::QUICK);
         AddTestCase(new LossRateTest("gbn"), TestCase::QUICK);
         AddTestCase(new LossRateTest("sr"), TestCase::QUICK);
         AddTestCase(new FlapTest, TestCase::QUICK);
+        AddTestCase(new HpccLinkDownTest, TestCase::QUICK);
         AddTestCase(new NoFaultTest, TestCase::QUICK);
         AddTestCase(new BadSpecTest, TestCase::QUICK);
     }
