@@ -193,6 +193,24 @@ NiccParseLinkLoss(const std::string& text,
     return true;
 }
 
+bool
+NiccCheckFaultKey(const std::string& key, const std::string& value, std::string* why)
+{
+    std::vector<NiccFaultSpec> faults;
+    std::vector<NiccLinkLossSpec> losses;
+    std::string err;
+    const bool ok = key == "fault"       ? NiccParseFaults(value, key, false, &faults, &err)
+                    : key == "flap"      ? NiccParseFaults(value, key, true, &faults, &err)
+                    : key == "link_loss" ? NiccParseLinkLoss(value, key, &losses, &err)
+                                         : true;
+    if (!ok)
+    {
+        const std::string prefix = "key '" + key + "': ";
+        *why = err.rfind(prefix, 0) == 0 ? err.substr(prefix.size()) : err;
+    }
+    return ok;
+}
+
 NiccFaultInjector::NiccFaultInjector(NiccFabricHelper* fabric, Time detect, Time window)
     : m_fabric(fabric),
       m_detect(detect),

@@ -117,6 +117,10 @@ bool NiccParseLinkLoss(const std::string& text,
                        std::vector<NiccLinkLossSpec>* out,
                        std::string* error);
 
+/// The syntax check of the fault keys' values (fault, flap, link_loss) when
+/// they are set; true for any other key. *why: the spec and what is wrong.
+bool NiccCheckFaultKey(const std::string& key, const std::string& value, std::string* why);
+
 /**
  * \ingroup nicc
  * \brief Schedules link faults, reroutes after detection, meters recovery.
