@@ -431,20 +431,30 @@ NiccFaultInjector::OnDrop(const NiccChannel* ch, Ptr<const Packet> p, uint8_t ca
 }
 
 void
+NiccFaultInjector::Series::Add(size_t bin, uint64_t bytes)
+{
+    if (bins.empty())
+    {
+        first = bin;
+    }
+    if (bin < first)
+    {
+        bins.insert(bins.begin(), first - bin, 0);
+        first = bin;
+    }
+    if (bins.size() <= bin - first)
+    {
+        bins.resize(bin - first + 1, 0);
+    }
+    bins[bin - first] += bytes;
+}
+
+void
 NiccFaultInjector::OnDeliver(uint32_t src, uint32_t qpn, uint32_t /*psn*/, uint32_t bytes)
 {
     const size_t bin = static_cast<size_t>(Simulator::Now().GetTimeStep() / m_bin.GetTimeStep());
-    auto& s = m_series[(static_cast<uint64_t>(src) << 32) | qpn].bins;
-    if (s.size() <= bin)
-    {
-        s.resize(bin + 1, 0);
-    }
-    s[bin] += bytes;
-    if (m_totalBins.size() <= bin)
-    {
-        m_totalBins.resize(bin + 1, 0);
-    }
-    m_totalBins[bin] += bytes;
+    m_series[(static_cast<uint64_t>(src) << 32) | qpn].Add(bin, bytes);
+    m_total.Add(bin, bytes);
 }
 
 void
@@ -480,8 +490,8 @@ NiccFaultInjector::Finish(Time end,
             {
                 continue;
             }
-            const std::vector<uint64_t>& b = it->second.bins;
-            auto at = [&](size_t k) { return k < b.size() ? b[k] : 0; };
+            const Series& b = it->second;
+            auto at = [&](size_t k) { return b.At(k); };
             uint64_t before = 0;
             for (size_t k = kf - w; k < kf; ++k)
             {
@@ -539,12 +549,19 @@ NiccFaultInjector::Finish(Time end,
         results->push_back(r);
     }
     throughput->binUs = static_cast<double>(m_bin.GetNanoSeconds()) / 1e3;
-    const double toGbps = 8.0 / static_cast<double>(m_bin.GetNanoSeconds());
-    throughput->totalGbps.assign(nBins, 0.0);
-    throughput->affectedGbps.assign(nBins, 0.0);
-    for (size_t k = 0; k < nBins && k < m_totalBins.size(); ++k)
+    if (m_faults.empty() || m_total.bins.empty())
     {
-        throughput->totalGbps[k] = static_cast<double>(m_totalBins[k]) * toGbps;
+        return;
+    }
+    const double toGbps = 8.0 / static_cast<double>(m_bin.GetNanoSeconds());
+    const size_t first = m_total.first;
+    const size_t n = nBins > first ? nBins - first : 0;
+    throughput->startUs = static_cast<double>(first) * throughput->binUs;
+    throughput->totalGbps.assign(n, 0.0);
+    throughput->affectedGbps.assign(n, 0.0);
+    for (size_t k = 0; k < n; ++k)
+    {
+        throughput->totalGbps[k] = static_cast<double>(m_total.At(first + k)) * toGbps;
     }
     for (const auto& [key, unused] : anyAffected)
     {
@@ -553,9 +570,9 @@ NiccFaultInjector::Finish(Time end,
         {
             continue;
         }
-        for (size_t k = 0; k < nBins && k < it->second.bins.size(); ++k)
+        for (size_t k = 0; k < n; ++k)
         {
-            throughput->affectedGbps[k] += static_cast<double>(it->second.bins[k]) * toGbps;
+            throughput->affectedGbps[k] += static_cast<double>(it->second.At(first + k)) * toGbps;
         }
     }
 }

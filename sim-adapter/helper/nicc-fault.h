@@ -100,6 +100,7 @@ struct NiccLinkLossTotals
 struct NiccFaultThroughput
 {
     double binUs{0};
+    double startUs{0}; ///< time of the first bin
     std::vector<double> totalGbps;
     std::vector<double> affectedGbps;
 };
@@ -160,9 +161,17 @@ class NiccFaultInjector
         NiccFaultResult result;
         std::map<uint64_t, bool> affected; ///< flow key (src << 32 | qpn)
     };
-    struct FlowSeries
+    /// Payload delivered per bin, from bin `first` on (a run at 2 s keeps
+    /// no empty bins before its traffic).
+    struct Series
     {
-        std::vector<uint64_t> bins; ///< payload delivered per bin
+        size_t first{0};
+        std::vector<uint64_t> bins;
+        void Add(size_t bin, uint64_t bytes);
+        uint64_t At(size_t bin) const
+        {
+            return bin >= first && bin - first < bins.size() ? bins[bin - first] : 0;
+        }
     };
 
     void Change(uint32_t fault, bool up);
@@ -186,8 +195,8 @@ class NiccFaultInjector
     std::map<const NiccChannel*, int32_t> m_active; ///< channel -> fault holding it down
     std::vector<std::unique_ptr<Probe>> m_probes;
     std::vector<Ptr<NiccChannel>> m_all;
-    std::map<uint64_t, FlowSeries> m_series;
-    std::vector<uint64_t> m_totalBins;
+    std::map<uint64_t, Series> m_series;
+    Series m_total;
 };
 
 } // namespace ns3

@@ -103,7 +103,7 @@ NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& dir, 
     const auto& t = r.faultThroughput;
     for (size_t k = 0; k < t.totalGbps.size(); ++k)
     {
-        csv << static_cast<double>(k) * t.binUs << ',' << t.totalGbps[k] << ',' << t.affectedGbps[k] << '\n';
+        csv << t.startUs + static_cast<double>(k) * t.binUs << ',' << t.totalGbps[k] << ',' << t.affectedGbps[k] << '\n';
     }
     return static_cast<bool>(csv);
 }
