@@ -99,6 +99,7 @@ NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& dir, 
     }
     (*j)["faults"] = list;
     std::ofstream csv(dir / "fault_throughput.csv");
+    csv.precision(12);
     csv << "time_us,total_gbps,affected_gbps\n";
     const auto& t = r.faultThroughput;
     for (size_t k = 0; k < t.totalGbps.size(); ++k)
