@@ -91,7 +91,7 @@ NiccFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
 {
     Ptr<NiccChannel> ch = m_channelFactory.Create<NiccChannel>();
     ch->SetAttribute("Delay", TimeValue(delay));
-    Link link{a, b, 0, 0, delay};
+    Link link{a, b, 0, 0, delay, ch};
     Ptr<NiccNetDevice> devs[2];
     Ptr<Node> nodes[2] = {a, b};
     uint32_t* ports[2] = {&link.portA, &link.portB};
@@ -128,6 +128,10 @@ NiccFabricHelper::InstallRoutes()
     }
     for (const Link& l : m_links)
     {
+        if (m_unrouted.count(PeekPointer(l.channel)) > 0)
+        {
+            continue; // failed link, removed from routing (SetLinkRouted)
+        }
         adj[l.a->GetId()].emplace_back(l.b->GetId(), l.portA);
         adj[l.b->GetId()].emplace_back(l.a->GetId(), l.portB);
     }
@@ -173,6 +177,44 @@ NiccFabricHelper::InstallRoutes()
             }
         }
     }
+}
+
+void
+NiccFabricHelper::SetLinkRouted(Ptr<NiccChannel> ch, bool routed)
+{
+    if (routed)
+    {
+        m_unrouted.erase(PeekPointer(ch));
+    }
+    else
+    {
+        m_unrouted.insert(PeekPointer(ch));
+    }
+}
+
+std::vector<Ptr<NiccChannel>>
+NiccFabricHelper::FindLinks(Ptr<Node> a, Ptr<Node> b) const
+{
+    std::vector<Ptr<NiccChannel>> out;
+    for (const Link& l : m_links)
+    {
+        if ((l.a == a && l.b == b) || (l.a == b && l.b == a))
+        {
+            out.push_back(l.channel);
+        }
+    }
+    return out;
+}
+
+std::vector<Ptr<NiccChannel>>
+NiccFabricHelper::GetChannels() const
+{
+    std::vector<Ptr<NiccChannel>> out;
+    for (const Link& l : m_links)
+    {
+        out.push_back(l.channel);
+    }
+    return out;
 }
 
 Ptr<NiccTestEndpoint>
@@ -391,6 +433,10 @@ NiccFabricHelper::BuildFromSpec(const NiccTopologySpec& spec)
     for (const auto& l : spec.links)
     {
         auto devs = Connect(t.node[l.a], t.node[l.b], DataRate(l.bps), PicoSeconds(l.delayPs));
+        if (l.errorRate > 0)
+        {
+            m_links.back().channel->SetLossRate(l.errorRate); // the error_rate column
+        }
         if (hostIndex[l.a] >= 0)
         {
             t.hostDevices[hostIndex[l.a]] = devs.first;

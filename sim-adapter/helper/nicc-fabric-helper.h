@@ -23,6 +23,7 @@
 #define NICC_FABRIC_HELPER_H
 
 #include "ns3/data-rate.h"
+#include "ns3/nicc-channel.h"
 #include "ns3/nicc-net-device.h"
 #include "ns3/nicc-switch-node.h"
 #include "ns3/nicc-test-endpoint.h"
@@ -31,6 +32,7 @@
 #include "ns3/object-factory.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -140,8 +142,8 @@ struct NiccRailTopology
 /// ... = bytes/s; KiB/s, ... binary), or unit-less bit/s read up to the '.'
 /// as ns-3's DataRate does ("25000000000.0" = 25 Gb/s); delays: a number
 /// with s, ms, us, ns or ps, or unit-less seconds (1 ns .. 1000 s);
-/// error_rate: a number in [0, 1] that must be 0 (no per-link random loss
-/// in the model).
+/// error_rate: a number in [0, 1], the link's frame loss probability
+/// (NiccChannel LossRate, both directions; docs/faults.md).
 struct NiccTopologySpec
 {
     struct Link
@@ -151,6 +153,7 @@ struct NiccTopologySpec
         uint64_t bps;
         int64_t delayPs;
         uint32_t line; ///< line number in the file (1-based)
+        double errorRate{0}; ///< frame loss probability of the link (NiccChannel LossRate)
     };
 
     std::string path;
@@ -211,8 +214,16 @@ class NiccFabricHelper
                                                               Ptr<Node> b,
                                                               DataRate rate,
                                                               Time delay);
-    /// (Re)build every switch's routes towards every host made here.
+    /// (Re)build every switch's routes towards every host made here, over
+    /// the links not removed by SetLinkRouted(ch, false).
     void InstallRoutes();
+    /// Keep (true) or remove (false) the link of `ch` from the routing graph
+    /// of the next InstallRoutes (a failed link, docs/faults.md).
+    void SetLinkRouted(Ptr<NiccChannel> ch, bool routed);
+    /// The channels of every link between a and b (either order).
+    std::vector<Ptr<NiccChannel>> FindLinks(Ptr<Node> a, Ptr<Node> b) const;
+    /// Every link's channel, in creation order.
+    std::vector<Ptr<NiccChannel>> GetChannels() const;
     /// A test endpoint on the host's first NiccNetDevice.
     Ptr<NiccTestEndpoint> InstallTestEndpoint(Ptr<Node> host);
 
@@ -235,7 +246,7 @@ class NiccFabricHelper
     /// "path:line: message" naming the field on any error (bad count, id out
     /// of range, duplicate switch id, self link, host without exactly one
     /// link or linked to a host, unreachable host, bad rate or delay,
-    /// error_rate not 0, fewer links than L; lines after the L links are
+    /// error_rate not in [0, 1], fewer links than L; lines after the L links are
     /// counted in ignoredLines, not read). Creates no nodes
     /// (nicc-topology-file.cc).
     static bool ParseTopologyFile(const std::string& path, NiccTopologySpec* spec, std::string* error);
@@ -270,6 +281,7 @@ class NiccFabricHelper
         uint32_t portA; ///< switch port index if a is a switch
         uint32_t portB;
         Time delay;
+        Ptr<NiccChannel> channel;
     };
 
     ObjectFactory m_deviceFactory;
@@ -281,6 +293,7 @@ class NiccFabricHelper
     std::vector<Ptr<NiccSwitchNode>> m_switches;
     std::vector<Ptr<Node>> m_hosts;
     std::vector<Link> m_links;
+    std::set<const NiccChannel*> m_unrouted; ///< links left out of routing
 };
 
 } // namespace ns3

@@ -369,7 +369,7 @@ MapPint(const Line& l, Ctx* c, std::string* why)
 }
 
 bool
-MapErrorRate(const Line& l, Ctx*, std::string* why)
+MapErrorRate(const Line& l, Ctx* c, std::string* why)
 {
     double v;
     if (!Number(l.args[0], 0, 1, &v, why))
@@ -378,8 +378,7 @@ MapErrorRate(const Line& l, Ctx*, std::string* why)
     }
     if (v > 0)
     {
-        *why = "per-link packet loss is not modelled yet; set it to 0";
-        return false;
+        c->Set("loss_rate", l.args[0]); // every link, per frame (docs/faults.md)
     }
     return true;
 }
@@ -522,16 +521,29 @@ MapBackToZero(const Line& l, Ctx* c, std::string* why)
 }
 
 bool
-MapLinkDown(const Line& l, Ctx*, std::string* why)
+MapLinkDown(const Line& l, Ctx* c, std::string* why)
 {
-    for (const auto& a : l.args)
+    // The simulator takes link b-c down at 2 s + a us when a > 0 and
+    // recomputes every route at once; the link never comes back.
+    uint64_t at;
+    uint64_t a;
+    uint64_t b;
+    if (!Whole(l.args[0], 0, 1e12, &at, why) || !Whole(l.args[1], 0, 1e9, &a, why) ||
+        !Whole(l.args[2], 0, 1e9, &b, why))
     {
-        if (a != "0")
-        {
-            *why = "link failures are not modelled yet; use 0 0 0";
-            return false;
-        }
+        return false;
     }
+    if (at == 0)
+    {
+        return true;
+    }
+    if (a == b)
+    {
+        *why = "nodes b and c are the same (" + l.args[1] + ")";
+        return false;
+    }
+    c->Set("fault", "link:" + l.args[1] + "-" + l.args[2] + "@" + std::to_string(2000000 + at));
+    c->Set("fault_detect_us", "0");
     return true;
 }
 

@@ -139,7 +139,8 @@ Rows()
          MapPint},
         {{"PINT_PROB", "fraction", "(none)", "HPCC-PINT sampling probability: noted"}, 1, K::CUSTOM, "", 0, 0,
          0, MapPint},
-        {{"ERROR_RATE_PER_LINK", "probability", "(checked)", "0 only: per-link loss is not modelled yet"}, 1,
+        {{"ERROR_RATE_PER_LINK", "probability", "loss_rate", "frame loss probability of every link, per frame "
+          "(docs/faults.md)"}, 1,
          K::CUSTOM, "", 0, 0, 0, MapErrorRate},
         {{"L2_ACK_INTERVAL", "bytes", "ack_interval=1", "the simulator ACKs every packet once this many bytes "
           "arrived; 0 refused"}, 1, K::CUSTOM, "", 0, 0, 0, MapAckInterval},
@@ -147,7 +148,8 @@ Rows()
           "acknowledged and L2_BACK_TO_ZERO is 0"}, 1, K::NOTE, "", 0, 0, 0, nullptr},
         {{"L2_BACK_TO_ZERO", "flag", "recovery=gbn", "0 = go-back-N; 1 (back to the chunk start) refused"}, 1,
          K::CUSTOM, "", 0, 0, 0, MapBackToZero},
-        {{"LINK_DOWN", "a b c", "(checked)", "0 0 0 only: link failures are not modelled yet"}, 3, K::CUSTOM, "",
+        {{"LINK_DOWN", "a b c", "fault, fault_detect_us=0", "a > 0: link b-c (node ids) down at 2 s + a us, "
+          "routes recomputed at once, never up (fault=link:b-c@2000000+a); a = 0: none"}, 3, K::CUSTOM, "",
          0, 0, 0, MapLinkDown},
         {{"ENABLE_TRACE", "flag", "(with TRACE_FILE)", "packet trace on/off"}, 1, K::CUSTOM, "", 0, 0, 0,
          MapEnableTrace},

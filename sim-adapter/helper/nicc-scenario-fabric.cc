@@ -285,6 +285,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         return false;
     }
 
+    if (!CheckFaultKeys(error))
+    {
+        return false;
+    }
+
     // Topology: hosts in groups of groupSize (leaf / ToR / server / the hosts
     // of one switch of a topology file), each host under edge switch edgeOf.
     // Paths (switches crossed, delay) come from a BFS over the links.
@@ -552,6 +557,12 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         stream += sw->AssignStreams(stream);
     }
+    NiccFaultInjector faults(&fabric, MicroSeconds(D("fault_detect_us")), MicroSeconds(D("fault_window_us")));
+    if (!SetUpFaults(&faults, name, t.hosts, &stream, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
     // Per-workload congestion control (keys <kind>_cc; "cc" = the NICs').
     for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
     {
@@ -759,6 +770,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->flowKind.push_back(static_cast<uint8_t>(work.GetKind(f.id)));
         r->bytesAcked += f.ackedBytes;
     }
+    for (const auto& f : r->flows)
+    {
+        r->bytesOffered += f.sizeBytes;
+    }
+    faults.Finish(end, &r->faults, &r->linkLoss, &r->faultThroughput);
     r->flowDport = NiccFlowDports(r->flowKind, r->flows.size(), false);
     for (size_t i = 0; i < r->flows.size(); ++i)
     {
@@ -786,6 +802,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->flowTableFullRx += nic->GetFlowTableFullRx();
         r->cnpsSent += nic->GetCnpsSent();
         r->bytesDelivered += nic->GetRxDeliveredBytes();
+        r->retxBytes += nic->GetRetxBytes();
         r->rxDataPackets += nic->GetRxDataPackets();
     }
     for (auto& p : pauses)

@@ -142,6 +142,25 @@ ScenarioKeyRows()
     {"buffer_bytes_core", "uint", 0, 1099511627776.0, "0",
      "buffer of core switches (two or more switch hops from an edge switch: fat-tree cores); "
      "0 = buffer_bytes"},
+    // Faults (nicc-fault.h, docs/faults.md)
+    {"fault", "string", 0, 0, "",
+     "fabric: link faults, ';'-separated 'link:A-B@down_us[,up_us]' (no up_us: never back up); A, B "
+     "= node names as in links.csv (leaf0, spine1, host3, tor2, agg0, core1, sw<file id>, "
+     "host<file id>) or node ids; every frame sent on a down link is lost; empty = none"},
+    {"flap", "string", 0, 0, "",
+     "fabric: flapping links, ';'-separated 'link:A-B@start_us,period_us,count': count cycles, "
+     "down at start_us + i * period_us, up half a period later"},
+    {"fault_detect_us", "double", 0, 1e8, "0",
+     "fabric: delay from a link going down (up) to every switch recomputing its routes without "
+     "(with) it; 0 = at once (the HPCC simulator's LINK_DOWN)"},
+    {"fault_window_us", "double", 0.01, 1e6, "10",
+     "fabric: goodput window of the recovery time (a flow has recovered at the start of the "
+     "first window after the failure delivering >= 90% of its window before it); bins of a tenth"},
+    {"link_loss", "string", 0, 0, "",
+     "fabric: per-link frame loss probability (corruption), ';'-separated 'A-B:rate'; overrides "
+     "loss_rate on those links"},
+    {"loss_rate", "double", 0, 1, "0",
+     "fabric: frame loss probability on every link (both directions, every frame kind)"},
     {"ecn_map", "string", 0, 0, "",
      "RED/ECN thresholds per port rate, 'RATE:KMIN:KMAX:PMAX;...' (RATE in bit/s or with a unit, "
      "25Gbps; KMIN/KMAX in KB of 1000 B; the HPCC simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP in one "

@@ -580,7 +580,7 @@ NiccScenario::Set(const std::string& key, const std::string& value, std::string*
     }
     const std::string shown = k->name == key ? "'" + key + "'" : "'" + key + "' (alias of '" + k->name + "')";
     std::string why;
-    if (!CheckValue(*k, value, &why))
+    if (!CheckValue(*k, value, &why) || !NiccCheckFaultKey(k->name, value, &why))
     {
         *error = "bad value '" + value + "' for key " + shown + ": " + why;
         return false;

@@ -17,6 +17,9 @@
 namespace ns3
 {
 
+// nicc-scenario-faults.cc
+bool NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j);
+
 namespace
 {
 
@@ -478,7 +481,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     bool extraOk = true;
     if (r.fabric)
     {
-        extraOk = WriteFabric(r, dir, &j);
+        extraOk = WriteFabric(r, dir, &j) && NiccFaultSummary(r, dir, &j);
     }
     else
     {

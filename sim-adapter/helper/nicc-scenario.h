@@ -39,6 +39,7 @@
 #ifndef NICC_SCENARIO_H
 #define NICC_SCENARIO_H
 
+#include "ns3/nicc-fault.h"
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/nicc-port-monitor.h"
 #include "ns3/nicc-workload.h"
@@ -136,6 +137,13 @@ struct NiccScenarioResult
     uint64_t cnpsSent{0};
     uint64_t bytesAcked{0};     ///< sum over flows of bytes acknowledged (payload)
     uint64_t bytesDelivered{0}; ///< payload delivered in order at the receivers
+    /// Faults (fabric scenarios, nicc-fault.h): per fault, link losses by
+    /// cause, payload offered (sizes of the flows started) and resent.
+    std::vector<NiccFaultResult> faults;
+    NiccLinkLossTotals linkLoss;
+    NiccFaultThroughput faultThroughput;
+    uint64_t bytesOffered{0};
+    uint64_t retxBytes{0};
     double utilization{0};      ///< bottleneck wire bytes / (rate x active time)
     uint64_t events{0};
     double wallSeconds{0};
@@ -301,6 +309,15 @@ class NiccScenario
     /// headroom_policy; warnings go to stderr. False with *error naming the
     /// key when the configuration is refused.
     bool SetUpSwitches(const NiccFabricHelper& fabric, std::string* error) const;
+    /// Fault keys (fault, flap, link_loss, loss_rate) into `inj`
+    /// (nicc-scenario-faults.cc); advances *stream past the streams used.
+    bool SetUpFaults(NiccFaultInjector* inj,
+                     const std::vector<std::string>& names,
+                     const std::vector<Ptr<Node>>& hosts,
+                     int64_t* stream,
+                     std::string* error) const;
+    /// Check the fault keys' syntax (before anything is built).
+    bool CheckFaultKeys(std::string* error) const;
 };
 
 } // namespace ns3

@@ -247,12 +247,7 @@ NiccFabricHelper::ParseTopology(const std::string& text,
         {
             return fail(lineNo, "link: field error_rate: '" + tok[4] + "' is not a number in [0, 1]");
         }
-        if (errRate != 0.0)
-        {
-            return fail(lineNo, "link: field error_rate: " + tok[4] +
-                                    ": the model has no per-link random loss yet; set it to 0 (the "
-                                    "fabric drops only on buffer overflow)");
-        }
+        l.errorRate = errRate;
         spec->links.push_back(l);
     }
     if (part == HEADER)

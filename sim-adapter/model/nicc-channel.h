@@ -8,6 +8,14 @@
  *   ch->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
  *   a->Attach(ch); b->Attach(ch);   // devices must be on their nodes before
  *                                   // the first frame is sent
+ *
+ * Faults (docs/faults.md): while Up is false every frame handed over, in
+ * either direction and of any kind (data, ACK/NACK, CNP, PFC), is lost
+ * ("lost: link down"); with LossRate > 0 each frame is lost with that
+ * probability, one uniform draw per frame from the channel's own stream
+ * ("lost: corruption"). A frame on the wire when the link goes down is lost
+ * at its arrival. The sender still spends the frame's wire time. Each
+ * loss is counted (packets, bytes) per cause and fired on the Drop trace.
  */
 #ifndef NICC_CHANNEL_H
 #define NICC_CHANNEL_H
@@ -15,6 +23,8 @@
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
 
 namespace ns3
 {
@@ -28,13 +38,33 @@ class NiccNetDevice;
 class NiccChannel : public Channel
 {
   public:
+    /// Why a frame was lost on the channel.
+    enum LossCause : uint8_t
+    {
+        LOST_LINK_DOWN = 0,
+        LOST_CORRUPTION = 1,
+    };
+    /// Signature of the Drop trace source: (frame, sending device's node id, cause).
+    typedef void (*DropTracedCallback)(Ptr<const Packet> p, uint32_t fromNode, uint8_t cause);
+
     static TypeId GetTypeId();
     NiccChannel();
 
     /// Connect a device; at most two. Returns false when full.
     bool Attach(Ptr<NiccNetDevice> dev);
     /// Deliver `p` from `src` to the other end after txTime + Delay.
-    void Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime) const;
+    /// A frame lost on the way (link down, LossRate) is counted and dropped.
+    void Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime);
+    /// Bring the link down (every frame lost) or up again.
+    /// Frames on the wire when the link goes down are lost on arrival.
+    void SetUp(bool up);
+    bool IsUp() const { return m_up; }
+    void SetLossRate(double rate) { m_lossRate = rate; }
+    double GetLossRate() const { return m_lossRate; }
+    /// Fix the loss-rate stream. Returns streams used (1).
+    int64_t AssignStreams(int64_t stream);
+    uint64_t GetLostPackets(LossCause c) const { return m_lostPackets[c]; }
+    uint64_t GetLostBytes(LossCause c) const { return m_lostBytes[c]; }
     Time GetDelay() const { return m_delay; }
     Ptr<NiccNetDevice> GetPeer(Ptr<const NiccNetDevice> dev) const;
 
@@ -48,6 +78,16 @@ class NiccChannel : public Channel
     Time m_delay;
     Ptr<NiccNetDevice> m_dev[2];
     std::size_t m_nDevices{0};
+    void Arrive(Ptr<Packet> p, std::size_t dst, uint64_t downs);
+    void Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c);
+
+    bool m_up{true};
+    uint64_t m_downs{0}; ///< times the link went down (frames sent before are lost)
+    double m_lossRate{0};
+    Ptr<UniformRandomVariable> m_rng;
+    uint64_t m_lostPackets[2]{};
+    uint64_t m_lostBytes[2]{};
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;
 };
 
 } // namespace ns3

@@ -20,7 +20,8 @@
  *     completes every flow with 0 drops;
  *   - each malformed topology file fails naming file:line and the field;
  *   - the HPCC ('N S L') and ns3-datacenter ('N S T L') dialects, unit-less
- *     rates (bit/s, truncated at the '.') and delays (s), error_rate 0 spellings;
+ *     rates (bit/s, truncated at the '.') and delays (s), error_rate 0 spellings
+ *     and a nonzero error_rate kept as the link's loss rate;
  *   - flow files (HPCC count + lines, CSV with a header): exact sizes and
  *     start times, ids mapped to hosts, every malformed line named by
  *     file:line and field; runs on a topology file (HPCC flows at 2 s,
@@ -386,7 +387,7 @@ class TopologyFileErrorsTest : public TestCase
             {head + ok + "4 5 fastGbps 1us 0\n", ":7:", "field rate"},
             {head + ok + "4 5 400Gbps 1xs 0\n", ":7:", "field delay"},
             {head + ok + "4 5 400Gbps 0ns 0\n", ":7:", "field delay"},
-            {head + ok + "4 5 400Gbps 1us 0.01\n", ":7:", "error_rate"},
+            {head + ok + "4 5 400Gbps 1us 1.5\n", ":7:", "error_rate"},
             {head + ok + "4 5 400Gbps 1us\n", ":7:", "fields"},
             {head + ok, ":6:", "fewer links than L = 5"},
             {head + ok + "0 5 100Gbps 1us 0\n", ":7:", "second link"},
@@ -424,7 +425,7 @@ class TopologyFileErrorsTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(NiccFabricHelper::ParseTopologyFile(extra, &spec, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(spec.links.size(), 5u, "exactly L links read");
         NS_TEST_EXPECT_MSG_EQ(spec.ignoredLines, 2u, "the extra link and the note are counted, not read");
-        const std::string bad = Write(dir, "run.topo", head + ok + "4 5 400Gbps 1us 1\n");
+        const std::string bad = Write(dir, "run.topo", head + ok + "4 5 400Gbps 1us 2\n");
         NiccScenario s;
         bool ok2 = s.Select("leaf-spine", &err) && s.SetPair("topology=file", &err) &&
                    s.SetPair("topology_file=" + bad, &err);
@@ -498,8 +499,13 @@ class TopologyDialectsTest : public TestCase
             {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us 1.5\n", ":7:", "in [0, 1]"},
             {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us -0.5\n", ":7:", "in [0, 1]"},
             {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us zero\n", ":7:", "field error_rate"},
-            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us 0.001\n", ":7:", "no per-link random loss"},
+            {"6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us 1.0001\n", ":7:", "in [0, 1]"},
         };
+        // A nonzero error_rate is the link's loss rate (docs/faults.md).
+        NS_TEST_EXPECT_MSG_EQ(NiccFabricHelper::ParseTopology("6 2 2 5\n4 5\n" + links + "4 5 400Gbps 1us 0.001\n",
+                                                              "lossy.txt", &b, &err),
+                              true, err);
+        NS_TEST_EXPECT_MSG_EQ(b.links.back().errorRate, 0.001, "error_rate kept");
         for (size_t i = 0; i < cases.size(); ++i)
         {
             const std::string name = "dialect" + std::to_string(i) + ".txt";

@@ -36,6 +36,11 @@
 #     counts, pfc.txt and qlen.txt where the config names them; --print shows
 #     the mapping (cc = "hpcc", compat = "hpcc-sim"); CC_MODE 7 exits 2 naming
 #     the file and line; an unknown key exits 2 unless --lenient.
+#   cmake -DNICC_SIM=... -DMODE=bad-fault -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
+#     a bad fault spec (--set fault=..., a TOML [faults] table, an unknown
+#     node) exits 2 naming the key (and the file:line for the TOML file) and
+#     writes no output directory; a good one runs and summary.json has the
+#     fault with lost packets and accounting.all_delivered true.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -316,6 +321,52 @@ elseif(MODE STREQUAL "lossless")
   if(NOT done EQUAL 64 OR hd LESS 0)
     message(FATAL_ERROR "shrink: ${done} flows completed, drops_headroom_overflow ${hd}")
   endif()
+elseif(MODE STREQUAL "bad-fault")
+  file(REMOVE_RECURSE "${WORK_DIR}/fault")
+  file(MAKE_DIRECTORY "${WORK_DIR}/fault")
+  set(small --scenario leaf-spine --set leaves=2 --set spines=2 --set hosts_per_leaf=2
+            --set poisson_load=0 --set permutation_bytes=500000 --set stop_ms=2 --plots=false)
+  file(WRITE "${WORK_DIR}/fault/bad.toml" "base = \"leaf-spine\"\n[faults]\nfault = \"link:leaf0-spine0@30,20\"\n")
+  foreach(case "--set;fault=link:leaf0-spine0@x|key 'fault'|spec 'link:leaf0-spine0@x'"
+               "--set;flap=link:leaf0-spine0@10,5|key 'flap'|start_us,period_us,count"
+               "--set;link_loss=leaf0-spine0:1.5|key 'link_loss'|rate in [0, 1]"
+               "--set;fault=link:leaf0-nosuch@10|key 'fault'|unknown node 'nosuch'"
+               "--scenario;${WORK_DIR}/fault/bad.toml|bad.toml:3:|up_us must be after down_us")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 flag)
+    list(GET parts 1 arg)
+    list(GET parts 2 want1)
+    list(GET parts 3 want2)
+    execute_process(COMMAND "${NICC_SIM}" ${small} ${flag} ${arg} --out "${WORK_DIR}/fault/out"
+                    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+    if(NOT rc EQUAL 2)
+      message(FATAL_ERROR "${arg}: exit ${rc}, expected 2\n${err}")
+    endif()
+    foreach(want "${want1}" "${want2}")
+      string(FIND "${err}" "${want}" at)
+      if(at LESS 0)
+        message(FATAL_ERROR "${arg}: stderr lacks '${want}'\n${err}")
+      endif()
+    endforeach()
+    if(EXISTS "${WORK_DIR}/fault/out")
+      message(FATAL_ERROR "${arg}: a refused run wrote ${WORK_DIR}/fault/out")
+    endif()
+  endforeach()
+  execute_process(COMMAND "${NICC_SIM}" ${small} --set fault=link:leaf0-spine0@20,60 --set fault_detect_us=5
+                          --out "${WORK_DIR}/fault/good"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "good fault: exit ${rc}\n${err}")
+  endif()
+  file(READ "${WORK_DIR}/fault/good/summary.json" summary)
+  string(JSON lost GET "${summary}" faults 0 lost_packets)
+  string(JSON all GET "${summary}" accounting all_delivered)
+  if(lost LESS 1 OR NOT all)
+    message(FATAL_ERROR "good fault: lost_packets ${lost}, all_delivered ${all}")
+  endif()
+  if(NOT EXISTS "${WORK_DIR}/fault/good/fault_throughput.csv")
+    message(FATAL_ERROR "good fault: no fault_throughput.csv")
+  endif()
 else()
-  message(FATAL_ERROR "MODE must be help, hpcc-docs, hpcc-mix, bad-toml, rng, monitor, bad-flow-file or lossless")
+  message(FATAL_ERROR "MODE must be help, hpcc-docs, hpcc-mix, bad-toml, rng, monitor, bad-flow-file, lossless or bad-fault")
 endif()

@@ -431,6 +431,29 @@ main(int argc, char* argv[])
                  static_cast<unsigned long long>(r.drops),
                  r.wallSeconds,
                  dir.c_str());
+    // Faults (docs/faults.md): one line per fault, and the accounting.
+    for (const auto& f : r.faults)
+    {
+        std::fprintf(stderr,
+                     "nicc-sim:   %s %s: lost %llu frames (%llu DATA), %u flows affected, %u/%u "
+                     "recovered, recovery p50 %.1f us max %.1f us (after detection %.1f / %.1f)\n",
+                     f.kind.c_str(), f.link.c_str(), static_cast<unsigned long long>(f.lostPackets),
+                     static_cast<unsigned long long>(f.lostDataPackets), f.affectedFlows, f.recoveredFlows,
+                     f.measuredFlows, f.recoveryP50Us, f.recoveryMaxUs, f.recoveryAfterDetectP50Us,
+                     f.recoveryAfterDetectMaxUs);
+    }
+    if (!r.faults.empty() || r.linkLoss.corruptionPackets > 0)
+    {
+        std::fprintf(stderr,
+                     "nicc-sim:   bytes offered %llu delivered %llu resent %llu; lost frames: link down %llu, "
+                     "corruption %llu, switch drops %llu\n",
+                     static_cast<unsigned long long>(r.bytesOffered),
+                     static_cast<unsigned long long>(r.bytesDelivered),
+                     static_cast<unsigned long long>(r.retxBytes),
+                     static_cast<unsigned long long>(r.linkLoss.downPackets),
+                     static_cast<unsigned long long>(r.linkLoss.corruptionPackets),
+                     static_cast<unsigned long long>(r.drops));
+    }
     // A run that mixes congestion controls: one line per cc.
     std::map<int, uint32_t> perCc;
     for (const auto& f : r.flows)
