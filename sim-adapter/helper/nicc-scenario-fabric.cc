@@ -774,6 +774,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->trims += sw->GetTrims();
         r->dropsTrimNoBuffer += sw->GetTrimDrops();
         r->ecnMarked += sw->GetEcnMarked();
+        r->dataPacketHops += sw->GetDataPacketsReceived();
         r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
     }
     for (const auto& h : t.hosts)
@@ -787,6 +788,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->cnpsSent += nic->GetCnpsSent();
         r->bytesDelivered += nic->GetRxDeliveredBytes();
         r->rxDataPackets += nic->GetRxDataPackets();
+        r->dataPacketHops += nic->GetRxDataPackets();
     }
     for (auto& p : pauses)
     {

@@ -14,11 +14,22 @@
 #include <fstream>
 #include <vector>
 
+#include <sys/resource.h>
+
 namespace ns3
 {
 
 namespace
 {
+
+/// The process's peak resident set so far (getrusage's ru_maxrss, KiB on
+/// Linux), in bytes; 0 when unavailable.
+uint64_t
+PeakRssBytes()
+{
+    struct rusage ru{};
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? static_cast<uint64_t>(ru.ru_maxrss) * 1024u : 0u;
+}
 
 // Goodput fairness over the rate windows in which every flow moved data.
 nlohmann::json
@@ -468,6 +479,8 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     // waited for a slot, receiver flows that went without CNPs meanwhile.
     j["flow_table_full"] = {{"sender", r.flowTableFullTx}, {"receiver", r.flowTableFullRx}};
     j["sim"] = {{"events", r.events},
+                {"data_packet_hops", r.dataPacketHops},
+                {"peak_rss_bytes", PeakRssBytes()},
                 {"wall_seconds", r.wallSeconds},
                 {"simulated_seconds", r.simSeconds},
                 {"events_per_wall_second",
