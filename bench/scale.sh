@@ -75,7 +75,10 @@ for n in $sizes; do
   pods=$((n / 64))
   dir="$out/h$n"
   echo "scale.sh: $n hosts ($pods pods), $stop_ms ms simulated -> $dir" >&2
-  "$sim" --scenario "$scenario" --set "pods=$pods,stop_ms=$stop_ms$extra" --out "$dir" \
+  timer=()
+  # Peak RSS also from time(1), for a nicc-sim that does not report it.
+  [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -o "$out/h$n.maxrss" -f %M)
+  "${timer[@]}" "$sim" --scenario "$scenario" --set "pods=$pods,stop_ms=$stop_ms$extra" --out "$dir" \
     --plots=false --progress=false >"$out/h$n.log" 2>&1 ||
     die "the $n-host run failed (see $out/h$n.log)"
 done
@@ -103,7 +106,11 @@ rows = []
 for n in sizes:
     s = json.load(open(os.path.join(out, "h%d" % n, "summary.json")))
     sim = s["sim"]
-    hops = sim["data_packet_hops"]
+    hops = sim.get("data_packet_hops", 0)
+    rss = sim.get("peak_rss_bytes", 0)
+    tfile = os.path.join(out, "h%d.maxrss" % n)
+    if not rss and os.path.exists(tfile):
+        rss = int(open(tfile).read().split()[-1]) * 1024
     rows.append({
         "hosts": n,
         "pods": n // 64,
@@ -116,8 +123,8 @@ for n in sizes:
         "wall_ns_per_hop": round(sim["wall_seconds"] * 1e9 / hops, 1) if hops else 0,
         "events_per_hop": round(sim["events"] / hops, 2) if hops else 0,
         "events_per_s": round(sim["events_per_wall_second"]),
-        "peak_rss_mb": round(sim["peak_rss_bytes"] / 2**20, 1),
-        "rss_per_host_kb": round(sim["peak_rss_bytes"] / 1024 / n, 1),
+        "peak_rss_mb": round(rss / 2**20, 1),
+        "rss_per_host_kb": round(rss / 1024 / n, 1),
         "sched_ref_events_per_s": round(ref_eps),
     })
 with open(os.path.join(out, "scale.csv"), "w", newline="") as f:
@@ -137,6 +144,10 @@ for r in rows:
 if len(rows) > 1 and rows[0]["wall_ns_per_hop"]:
     md += ["", "Wall per packet-hop at %d hosts / at %d hosts: %.2fx." % (
         rows[-1]["hosts"], rows[0]["hosts"], rows[-1]["wall_ns_per_hop"] / rows[0]["wall_ns_per_hop"])]
+if len(rows) > 1:
+    d = (rows[-1]["peak_rss_mb"] - rows[0]["peak_rss_mb"]) * 1024 / (rows[-1]["hosts"] - rows[0]["hosts"])
+    md += ["", "Peak RSS per added host (%d to %d hosts, its share of the switches included): %.1f KB."
+           % (rows[0]["hosts"], rows[-1]["hosts"], d)]
 open(os.path.join(out, "scale.md"), "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 if plot:
