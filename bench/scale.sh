@@ -16,7 +16,9 @@
 #
 # Per size it records (from the run's summary.json, sim block): wall time,
 # events, data packet-hops (DATA packets that crossed a link), wall ns per
-# packet-hop, events per wall second, peak RSS (getrusage) and RSS per host.
+# packet-hop, events per wall second, peak RSS (getrusage) and RSS per host,
+# and the CPU time (user + sys) with the same ratios: on a shared machine
+# wall time includes waiting for a core, CPU time does not.
 # Output: OUT/scale.csv, OUT/scale.md (a Markdown table), OUT/scale.png
 # (wall per packet-hop and RSS per host vs hosts), one run directory per
 # size. Options:
@@ -77,7 +79,7 @@ for n in $sizes; do
   echo "scale.sh: $n hosts ($pods pods), $stop_ms ms simulated -> $dir" >&2
   timer=()
   # Peak RSS also from time(1), for a nicc-sim that does not report it.
-  [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -o "$out/h$n.maxrss" -f %M)
+  [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -o "$out/h$n.maxrss" -f "%M %U %S")
   "${timer[@]}" "$sim" --scenario "$scenario" --set "pods=$pods,stop_ms=$stop_ms$extra" --out "$dir" \
     --plots=false --progress=false >"$out/h$n.log" 2>&1 ||
     die "the $n-host run failed (see $out/h$n.log)"
@@ -94,6 +96,7 @@ out, stop_ms, plot = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 sizes = [int(n) for n in sys.argv[4:]]
 ref = dict(kv.split("=", 1) for kv in open(os.path.join(out, "scheduler.txt")).read().split())
 ref_eps = float(ref["events_per_second"])
+ref_cpu_eps = float(ref.get("events_per_cpu_second", 0))
 cpu = "unknown CPU"
 try:
     for line in open("/proc/cpuinfo"):
@@ -109,8 +112,10 @@ for n in sizes:
     hops = sim.get("data_packet_hops", 0)
     rss = sim.get("peak_rss_bytes", 0)
     tfile = os.path.join(out, "h%d.maxrss" % n)
-    if not rss and os.path.exists(tfile):
-        rss = int(open(tfile).read().split()[-1]) * 1024
+    tvals = open(tfile).read().split()[-3:] if os.path.exists(tfile) else []
+    if not rss and tvals:
+        rss = int(tvals[0]) * 1024
+    cpu_s = sim.get("cpu_seconds") or (float(tvals[1]) + float(tvals[2]) if tvals else 0.0)
     rows.append({
         "hosts": n,
         "pods": n // 64,
@@ -120,30 +125,37 @@ for n in sizes:
         "wall_s": round(sim["wall_seconds"], 3),
         "events": sim["events"],
         "data_packet_hops": hops,
+        "cpu_s": round(cpu_s, 3),
         "wall_ns_per_hop": round(sim["wall_seconds"] * 1e9 / hops, 1) if hops else 0,
+        "cpu_ns_per_hop": round(cpu_s * 1e9 / hops, 1) if hops else 0,
+        "events_per_cpu_s": round(sim["events"] / cpu_s) if cpu_s else 0,
         "events_per_hop": round(sim["events"] / hops, 2) if hops else 0,
         "events_per_s": round(sim["events_per_wall_second"]),
         "peak_rss_mb": round(rss / 2**20, 1),
         "rss_per_host_kb": round(rss / 1024 / n, 1),
         "sched_ref_events_per_s": round(ref_eps),
+        "sched_ref_events_per_cpu_s": round(ref_cpu_eps),
     })
 with open(os.path.join(out, "scale.csv"), "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
     w.writeheader()
     w.writerows(rows)
-cols = [("hosts", "hosts"), ("switches", "switches"), ("flows", "flows"), ("wall_s", "wall s"), ("events", "events"),
-        ("data_packet_hops", "DATA packet-hops"), ("wall_ns_per_hop", "wall ns / hop"),
-        ("events_per_hop", "events / hop"), ("events_per_s", "events/s"),
+cols = [("hosts", "hosts"), ("switches", "switches"), ("flows", "flows"), ("wall_s", "wall s"),
+        ("cpu_s", "CPU s"), ("events", "events"), ("data_packet_hops", "DATA packet-hops"),
+        ("wall_ns_per_hop", "wall ns / hop"), ("cpu_ns_per_hop", "CPU ns / hop"),
+        ("events_per_hop", "events / hop"), ("events_per_s", "events / wall s"),
+        ("events_per_cpu_s", "events / CPU s"),
         ("peak_rss_mb", "peak RSS MB"), ("rss_per_host_kb", "RSS / host KB")]
-md = ["%s, %s, %s ms simulated; ns-3 PriorityQueueScheduler alone (100k pending): %.2f M events/s."
-      % (datetime.date.today().isoformat(), cpu, stop_ms, ref_eps / 1e6), "",
+md = ["%s, %s, %s ms simulated; ns-3 PriorityQueueScheduler alone (100k pending): %.2f M events / wall s, "
+      "%.2f M events / CPU s." % (datetime.date.today().isoformat(), cpu, stop_ms, ref_eps / 1e6, ref_cpu_eps / 1e6), "",
       "| " + " | ".join(c[1] for c in cols) + " |",
       "|" + "---:|" * len(cols)]
 for r in rows:
     md.append("| " + " | ".join(str(r[c[0]]) for c in cols) + " |")
-if len(rows) > 1 and rows[0]["wall_ns_per_hop"]:
-    md += ["", "Wall per packet-hop at %d hosts / at %d hosts: %.2fx." % (
-        rows[-1]["hosts"], rows[0]["hosts"], rows[-1]["wall_ns_per_hop"] / rows[0]["wall_ns_per_hop"])]
+if len(rows) > 1 and rows[0]["wall_ns_per_hop"] and rows[0]["cpu_ns_per_hop"]:
+    md += ["", "Per packet-hop at %d hosts / at %d hosts: wall %.2fx, CPU %.2fx." % (
+        rows[-1]["hosts"], rows[0]["hosts"], rows[-1]["wall_ns_per_hop"] / rows[0]["wall_ns_per_hop"],
+        rows[-1]["cpu_ns_per_hop"] / rows[0]["cpu_ns_per_hop"])]
 if len(rows) > 1:
     d = (rows[-1]["peak_rss_mb"] - rows[0]["peak_rss_mb"]) * 1024 / (rows[-1]["hosts"] - rows[0]["hosts"])
     md += ["", "Peak RSS per added host (%d to %d hosts, its share of the switches included): %.1f KB."
@@ -156,12 +168,14 @@ if plot:
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
     h = [r["hosts"] for r in rows]
-    ax[0].plot(h, [r["wall_ns_per_hop"] for r in rows], "o-")
+    ax[0].plot(h, [r["wall_ns_per_hop"] for r in rows], "o-", label="wall")
+    ax[0].plot(h, [r["cpu_ns_per_hop"] for r in rows], "s--", label="CPU (user + sys)")
+    ax[0].legend()
     ax[0].set_xscale("log", base=2)
     ax[0].set_xticks(h, [str(x) for x in h])
     ax[0].set_ylim(bottom=0)
     ax[0].set_xlabel("hosts")
-    ax[0].set_ylabel("wall ns per DATA packet-hop")
+    ax[0].set_ylabel("ns per DATA packet-hop")
     ax[0].set_title("cost of the work (one core)")
     ax[1].plot(h, [r["rss_per_host_kb"] for r in rows], "o-", color="tab:orange")
     ax[1].set_xscale("log", base=2)

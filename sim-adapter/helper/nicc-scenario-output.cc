@@ -31,6 +31,20 @@ PeakRssBytes()
     return getrusage(RUSAGE_SELF, &ru) == 0 ? static_cast<uint64_t>(ru.ru_maxrss) * 1024u : 0u;
 }
 
+/// CPU time (user + system) the process has used so far, seconds; on a
+/// loaded machine the measure of a run's work that wall time is not.
+double
+CpuSeconds()
+{
+    struct rusage ru{};
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+    {
+        return 0.0;
+    }
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 // Goodput fairness over the rate windows in which every flow moved data.
 nlohmann::json
 Fairness(const NiccScenarioResult& r)
@@ -481,6 +495,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     j["sim"] = {{"events", r.events},
                 {"data_packet_hops", r.dataPacketHops},
                 {"peak_rss_bytes", PeakRssBytes()},
+                {"cpu_seconds", CpuSeconds()},
                 {"wall_seconds", r.wallSeconds},
                 {"simulated_seconds", r.simSeconds},
                 {"events_per_wall_second",
