@@ -23,11 +23,10 @@ struct Recorder {
 
 hal::DriverConfig MakeConfig() {
   hal::DriverConfig cfg{};
-  const nicc::Status st =
-      hal::InitDriverConfig(hal::DriverParams::Of(hal::CcKind::kDcqcn, 100000),
-                            nicc::dcqcn::Params::Mlx5(100000), nicc::hpcc::Params::HpccPaper(),
-                            sp::Params::Defaults(sp::Policy::kReps, 4, 0x777),
-                            nicc::ecn_path::Rule::Defaults(), &cfg);
+  const nicc::Status st = hal::InitDriverConfig(
+      hal::DriverParams::Of(hal::CcKind::kDcqcn, 100000), nicc::dcqcn::Params::Mlx5(100000),
+      nicc::hpcc::Params::HpccPaper(), sp::Params::Defaults(sp::Policy::kReps, 4, 0x777),
+      nicc::ecn_path::Rule::Defaults(), &cfg);
   EXPECT_TRUE(st.ok()) << (st.field ? st.field : "");
   return cfg;
 }

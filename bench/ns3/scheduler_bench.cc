@@ -10,81 +10,71 @@
 //                   [--scheduler=ns3::PriorityQueueScheduler]
 // Prints one line "key=value ..." (events_per_second per wall second and
 // events_per_cpu_second among them).
-#include "ns3/core-module.h"
-
 #include <chrono>
-#include <ctime>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <string>
 
-namespace
-{
+#include "ns3/core-module.h"
 
-struct Bench
-{
-    std::mt19937_64 rng{12345};
-    std::uniform_int_distribution<uint64_t> delay;
-    uint64_t left = 0;
+namespace {
 
-    void Fire()
-    {
-        if (left == 0)
-        {
-            return;
-        }
-        --left;
-        ns3::Simulator::Schedule(ns3::NanoSeconds(delay(rng)), &Bench::Fire, this);
+struct Bench {
+  std::mt19937_64 rng{12345};
+  std::uniform_int_distribution<uint64_t> delay;
+  uint64_t left = 0;
+
+  void Fire() {
+    if (left == 0) {
+      return;
     }
+    --left;
+    ns3::Simulator::Schedule(ns3::NanoSeconds(delay(rng)), &Bench::Fire, this);
+  }
 };
 
-} // namespace
+}  // namespace
 
-int
-main(int argc, char** argv)
-{
-    uint64_t pending = 100000;
-    uint64_t events = 20000000;
-    uint64_t meanNs = 1000;
-    std::string scheduler = "ns3::PriorityQueueScheduler";
-    ns3::CommandLine cmd;
-    cmd.AddValue("pending", "events kept in the queue", pending);
-    cmd.AddValue("events", "events executed in the timed part", events);
-    cmd.AddValue("mean_ns", "mean delay of a newly scheduled event (ns)", meanNs);
-    cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
-    cmd.Parse(argc, argv);
-    if (pending == 0 || meanNs == 0)
-    {
-        std::fprintf(stderr, "scheduler_bench: --pending and --mean_ns must be > 0\n");
-        return 2;
-    }
+int main(int argc, char** argv) {
+  uint64_t pending = 100000;
+  uint64_t events = 20000000;
+  uint64_t meanNs = 1000;
+  std::string scheduler = "ns3::PriorityQueueScheduler";
+  ns3::CommandLine cmd;
+  cmd.AddValue("pending", "events kept in the queue", pending);
+  cmd.AddValue("events", "events executed in the timed part", events);
+  cmd.AddValue("mean_ns", "mean delay of a newly scheduled event (ns)", meanNs);
+  cmd.AddValue("scheduler", "ns-3 scheduler TypeId", scheduler);
+  cmd.Parse(argc, argv);
+  if (pending == 0 || meanNs == 0) {
+    std::fprintf(stderr, "scheduler_bench: --pending and --mean_ns must be > 0\n");
+    return 2;
+  }
 
-    ns3::ObjectFactory f;
-    f.SetTypeId(scheduler);
-    ns3::Simulator::SetScheduler(f);
-    Bench b;
-    b.delay = std::uniform_int_distribution<uint64_t>(0, 2 * meanNs - 1);
-    b.left = events;
-    for (uint64_t i = 0; i < pending; ++i)
-    {
-        ns3::Simulator::Schedule(ns3::NanoSeconds(b.delay(b.rng)), &Bench::Fire, &b);
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::clock_t c0 = std::clock();
-    ns3::Simulator::Run();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-    const uint64_t executed = ns3::Simulator::GetEventCount();
-    ns3::Simulator::Destroy();
-    std::printf("scheduler=%s pending=%llu events=%llu wall_seconds=%.3f events_per_second=%.0f "
-                "cpu_seconds=%.3f events_per_cpu_second=%.0f\n",
-                scheduler.c_str(),
-                static_cast<unsigned long long>(pending),
-                static_cast<unsigned long long>(executed),
-                wall,
-                wall > 0 ? static_cast<double>(executed) / wall : 0.0,
-                cpu,
-                cpu > 0 ? static_cast<double>(executed) / cpu : 0.0);
-    return 0;
+  ns3::ObjectFactory f;
+  f.SetTypeId(scheduler);
+  ns3::Simulator::SetScheduler(f);
+  Bench b;
+  b.delay = std::uniform_int_distribution<uint64_t>(0, 2 * meanNs - 1);
+  b.left = events;
+  for (uint64_t i = 0; i < pending; ++i) {
+    ns3::Simulator::Schedule(ns3::NanoSeconds(b.delay(b.rng)), &Bench::Fire, &b);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
+  ns3::Simulator::Run();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  const uint64_t executed = ns3::Simulator::GetEventCount();
+  ns3::Simulator::Destroy();
+  std::printf(
+      "scheduler=%s pending=%llu events=%llu wall_seconds=%.3f events_per_second=%.0f "
+      "cpu_seconds=%.3f events_per_cpu_second=%.0f\n",
+      scheduler.c_str(), static_cast<unsigned long long>(pending),
+      static_cast<unsigned long long>(executed), wall,
+      wall > 0 ? static_cast<double>(executed) / wall : 0.0, cpu,
+      cpu > 0 ? static_cast<double>(executed) / cpu : 0.0);
+  return 0;
 }
