@@ -790,6 +790,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->trims += sw->GetTrims();
         r->dropsTrimNoBuffer += sw->GetTrimDrops();
         r->ecnMarked += sw->GetEcnMarked();
+        r->dataPacketHops += sw->GetDataPacketsReceived();
         r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
     }
     for (const auto& h : t.hosts)
@@ -804,6 +805,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->bytesDelivered += nic->GetRxDeliveredBytes();
         r->retxBytes += nic->GetRetxBytes();
         r->rxDataPackets += nic->GetRxDataPackets();
+        r->dataPacketHops += nic->GetRxDataPackets();
     }
     for (auto& p : pauses)
     {

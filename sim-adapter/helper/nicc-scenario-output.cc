@@ -14,6 +14,8 @@
 #include <fstream>
 #include <vector>
 
+#include <sys/resource.h>
+
 namespace ns3
 {
 
@@ -22,6 +24,29 @@ bool NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& 
 
 namespace
 {
+
+/// The process's peak resident set so far (getrusage's ru_maxrss, KiB on
+/// Linux), in bytes; 0 when unavailable.
+uint64_t
+PeakRssBytes()
+{
+    struct rusage ru{};
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? static_cast<uint64_t>(ru.ru_maxrss) * 1024u : 0u;
+}
+
+/// CPU time (user + system) the process has used so far, seconds; on a
+/// loaded machine the measure of a run's work that wall time is not.
+double
+CpuSeconds()
+{
+    struct rusage ru{};
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+    {
+        return 0.0;
+    }
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
 
 // Goodput fairness over the rate windows in which every flow moved data.
 nlohmann::json
@@ -472,6 +497,9 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     // waited for a slot, receiver flows that went without CNPs meanwhile.
     j["flow_table_full"] = {{"sender", r.flowTableFullTx}, {"receiver", r.flowTableFullRx}};
     j["sim"] = {{"events", r.events},
+                {"data_packet_hops", r.dataPacketHops},
+                {"peak_rss_bytes", PeakRssBytes()},
+                {"cpu_seconds", CpuSeconds()},
                 {"wall_seconds", r.wallSeconds},
                 {"simulated_seconds", r.simSeconds},
                 {"events_per_wall_second",

@@ -146,6 +146,9 @@ struct NiccScenarioResult
     uint64_t retxBytes{0};
     double utilization{0};      ///< bottleneck wire bytes / (rate x active time)
     uint64_t events{0};
+    /// DATA packets that crossed a link (received by a switch or a host);
+    /// fabric scenarios only, else 0.
+    uint64_t dataPacketHops{0};
     double wallSeconds{0};
     double simSeconds{0};
     double rateWindowUs{0};

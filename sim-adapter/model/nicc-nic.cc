@@ -150,10 +150,13 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     }
     m_dev = dev;
     m_drv = std::make_unique<Driver>();
+    // Empty tables; OpenTx/OpenRx grow them as flows open.
+    m_tx = SlotArrays<TxSlot>{};
+    m_rx = SlotArrays<nicc::hal::ReceiverSlot>{};
+    NS_ABORT_MSG_UNLESS(m_drv->BindTx(m_tx.Resize(0)).ok() && m_drv->BindRx(m_rx.Resize(0)).ok(),
+                        "NiccNic: driver storage");
     const nicc::Status st = m_drv->Init(&m_cfg, this);
     NS_ABORT_MSG_UNLESS(st.ok(), "NiccNic: the sender slot cannot run this configuration");
-    m_txOwner.assign(MAX_FLOWS, 0);
-    m_rxOwner.assign(MAX_FLOWS, 0);
     m_sched.Init(&m_sender, dev);
     m_sender.Init(&m_config,
                   node,
@@ -207,15 +210,58 @@ NiccNic::StartQp(uint32_t qpn)
     }
 }
 
+template <class Slot>
+nicc::hal::SlotStorage<Slot>
+NiccNic::SlotArrays<Slot>::Resize(uint32_t n)
+{
+    slots.resize(n);
+    ids.resize(n);
+    used.resize((n + 31) / 32, 0);
+    owner.resize(n, 0);
+    return nicc::hal::SlotStorage<Slot>{slots.data(), ids.data(), used.data(), n};
+}
+
+static uint32_t
+NextCapacity(uint32_t cap)
+{
+    return std::min(NiccNic::MAX_FLOWS, std::max(NiccNic::FIRST_SLOTS, 2 * cap));
+}
+
+bool
+NiccNic::GrowTx()
+{
+    const uint32_t cap = m_drv->tx_capacity();
+    if (cap >= MAX_FLOWS)
+    {
+        return false;
+    }
+    return m_drv->GrowTx(m_tx.Resize(NextCapacity(cap))).ok();
+}
+
+bool
+NiccNic::GrowRx()
+{
+    const uint32_t cap = m_drv->rx_capacity();
+    if (cap >= MAX_FLOWS)
+    {
+        return false;
+    }
+    return m_drv->GrowRx(m_rx.Resize(NextCapacity(cap))).ok();
+}
+
 bool
 NiccNic::OpenTx(uint32_t qpn)
 {
+    if (m_drv->tx_size() == m_drv->tx_capacity() && !GrowTx())
+    {
+        return false; // at MAX_FLOWS: refused (counted by the caller)
+    }
     nicc::hal::FlowId f;
     if (!m_drv->OpenTx(qpn, m_sender.Seed(qpn), &f, 0, m_sender.Qp(qpn).cc).ok())
     {
         return false;
     }
-    m_txOwner[f] = qpn;
+    m_tx.owner[f] = qpn;
     m_sender.Start(qpn, f, m_drv->WindowBytes(f));
     m_sched.Start(qpn, m_drv->RateKbps(f));
     m_sched.MakeSendable(qpn);
@@ -391,13 +437,17 @@ NiccNic::OpenRx(uint32_t idx)
 {
     NiccQpReceiver::RxQp& rx = m_receiver.Qp(idx);
     const uint32_t key = static_cast<uint32_t>((static_cast<uint64_t>(rx.src) << 32) | rx.qpn);
+    if (m_drv->rx_size() == m_drv->rx_capacity() && !GrowRx())
+    {
+        return false; // at MAX_FLOWS: refused (counted by the caller)
+    }
     nicc::hal::FlowId f;
     if (!m_drv->OpenRx(key, &f, rx.senderCc).ok())
     {
         return false;
     }
     rx.drvFlow = f;
-    m_rxOwner[f] = idx;
+    m_rx.owner[f] = idx;
     return true;
 }
 
@@ -496,12 +546,12 @@ NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
     // ECN echoes are the CNPs.
     if (a.Has(nicc::kActSendCnp) && !m_config.cnpOnAck)
     {
-        m_receiver.SendCnp(m_rxOwner[flow]);
+        m_receiver.SendCnp(m_rx.owner[flow]);
     }
     if (a.Has(nicc::kActGrantCredit))
     {
         // RCCC (nscc+rccc senders): the credit limit the flow's ACKs echo.
-        NiccQpReceiver::RxQp& rx = m_receiver.Qp(m_rxOwner[flow]);
+        NiccQpReceiver::RxQp& rx = m_receiver.Qp(m_rx.owner[flow]);
         rx.creditLimit = a.window_bytes;
         rx.hasCredit = 1;
     }
@@ -510,7 +560,7 @@ NiccNic::ApplyRx(nicc::hal::FlowId flow, const nicc::Action& a)
 void
 NiccNic::Apply(nicc::hal::FlowId flow, const nicc::Action& a)
 {
-    const uint32_t owner = m_txOwner[flow];
+    const uint32_t owner = m_tx.owner[flow];
     NiccQpSender::TxQp& qp = m_sender.Qp(owner);
     if (a.Has(nicc::kActSetRate))
     {

@@ -65,13 +65,17 @@ namespace ns3
 class NiccNic : public Object
 {
   public:
-    /// Driver flow-table capacity per NIC, for sender QPs and, separately,
-    /// for receiver flows (each needs a notification-point slot).
+    /// Driver flow-table limit per NIC, for sender QPs and, separately, for
+    /// receiver flows (each needs a notification-point slot). Not reserved:
+    /// each table starts empty and doubles (from FIRST_SLOTS) as flows open,
+    /// up to this limit.
     static constexpr uint32_t MAX_FLOWS = 1024;
+    static constexpr uint32_t FIRST_SLOTS = 4;
     /// The sender slot runs any CC and spray policy (chosen by Attribute at
     /// run time); the receiver slot holds DCQCN's notification point.
     using TxSlot = nicc::hal::AnySenderSlot;
-    using Driver = nicc::hal::Driver<NiccNic, TxSlot, MAX_FLOWS, MAX_FLOWS>;
+    /// The driver over this NIC's own growable slot arrays.
+    using Driver = nicc::hal::BorrowedDriver<NiccNic, TxSlot>;
     /// Selective-repeat placement window in packets (bitmap bits per
     /// receiver QP); packets further ahead are dropped and recovered.
     static constexpr uint32_t SR_WINDOW = NiccNicConfig::SR_WINDOW;
@@ -204,9 +208,26 @@ class NiccNic : public Object
 
     // Engine.
     nicc::hal::DriverConfig m_cfg{};
+    /// A driver table's arrays (nicc::hal::SlotStorage), grown by use.
+    template <class Slot>
+    struct SlotArrays
+    {
+        std::vector<Slot> slots;
+        std::vector<nicc::hal::FlowId> ids;
+        std::vector<uint32_t> used;
+        std::vector<uint32_t> owner; ///< FlowId -> qpn (sender) / receiver QP index
+
+        /// Resizes to `n` slots (contents kept) and returns the storage.
+        nicc::hal::SlotStorage<Slot> Resize(uint32_t n);
+    };
+    /// Room for one more flow in a full table below MAX_FLOWS: doubles it
+    /// (false at the limit).
+    bool GrowTx();
+    bool GrowRx();
+
     std::unique_ptr<Driver> m_drv;
-    std::vector<uint32_t> m_txOwner; ///< sender FlowId -> qpn
-    std::vector<uint32_t> m_rxOwner; ///< receiver FlowId -> receiver QP index
+    SlotArrays<TxSlot> m_tx;
+    SlotArrays<nicc::hal::ReceiverSlot> m_rx;
 
     Ptr<NiccNetDevice> m_dev;
     NiccQpScheduler m_sched;

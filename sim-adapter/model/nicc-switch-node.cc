@@ -338,6 +338,7 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
 {
     const uint32_t inPort = m_portIndex[dev->GetIfIndex()];
     const NiccRoceHeader::FastFields h = NiccRoceHeader::PeekFast(*p);
+    m_dataRx += h.type == NiccRoceHeader::DATA ? 1 : 0;
     if (GetRoute(h.dst).empty())
     {
         ++m_drops;

@@ -123,6 +123,8 @@ class NiccSwitchNode : public Node
     uint64_t GetMaxBufferUsed() const { return m_maxBufferUsed; }
     /// DATA packets cut to their header and forwarded (TrimEnabled).
     uint64_t GetTrims() const { return m_trims; }
+    /// DATA packets (trimmed ones too) that arrived at this switch.
+    uint64_t GetDataPacketsReceived() const { return m_dataRx; }
     /// Trimmed headers that found no buffer either (counted in GetDrops too).
     uint64_t GetTrimDrops() const { return m_trimDrops; }
 
@@ -198,6 +200,7 @@ class NiccSwitchNode : public Node
     uint64_t m_maxQueueBytes{0};
     uint64_t m_maxBufferUsed{0};
     uint64_t m_trims{0};
+    uint64_t m_dataRx{0};
     uint64_t m_trimDrops{0};
 
     // Trace sources.

@@ -37,8 +37,10 @@
 //   if (drv.OpenRx(peer_qpn, &r).ok())                  // (a kind per receiver flow too)
 //     drv.DeliverRx(r, nicc::hal::Event::RxData(ce), now);  // -> nic.ApplyRx(r, ...)
 //
-// Capacities are template parameters; a full table is reported (kFull) and
-// counted (tx_full(), rx_full()), never grown. Every handler does work
+// Driver's capacities are template parameters; a full table is reported
+// (kFull) and counted (tx_full(), rx_full()), never grown. BorrowedDriver
+// runs on tables whose arrays the caller provides and may grow (a host
+// backend sized by use); it reports a full table the same way. Every handler does work
 // bounded by compile-time constants (the INT hop maximum, the EV count); only
 // FindTx()/FindRx() scan a table.
 #ifndef NICC_HAL_DRIVER_H_
@@ -301,20 +303,83 @@ inline void ReceiverClose(const DriverConfig& cfg, rccc::PortState* port, Receiv
 // Tables.
 // ---------------------------------------------------------------------------
 
-// A fixed table of slots with a free list and an in-use bit per slot.
-// Capacity 0 is allowed (a driver without receivers): every Take() is then
-// refused. Refusals are counted, never silent.
+// Where a table's slots live. A table is its slots, a stack of free ids and
+// an in-use bit per slot; the storage policy says whose memory that is:
+//   FixedSlots<Slot, kCapacity>  arrays inside the table (firmware, tests)
+//   BorrowedSlots<Slot>          the caller's arrays (SlotStorage), which it
+//                                may replace by larger ones (a host backend
+//                                growing a std::vector; BasicSlotTable::Grow)
+// The caller-provided storage of a BorrowedSlots table: `capacity` slots and
+// free ids, (capacity + 31) / 32 in-use words.
+template <class Slot>
+struct SlotStorage {
+  Slot* slots;
+  FlowId* free_ids;
+  uint32_t* used;
+  uint32_t capacity;
+};
+
+namespace detail {
+
 template <class Slot, uint32_t kCapacity>
-class SlotTable {
+class FixedSlots {
   static_assert(kCapacity < kNoFlow, "capacity must fit a FlowId");
   static constexpr uint32_t kStore = kCapacity == 0 ? 1u : kCapacity;
   static constexpr uint32_t kWords = (kStore + 31u) / 32u;
 
+ protected:
+  static constexpr uint32_t capacity() { return kCapacity; }
+  uint32_t* used_words() { return used_; }
+  const uint32_t* used_words() const { return used_; }
+  FlowId* free_ids() { return free_; }
+  Slot* slots() { return slots_; }
+  const Slot* slots() const { return slots_; }
+
+ private:
+  uint32_t used_[kWords];
+  FlowId free_[kStore];
+  Slot slots_[kStore];
+};
+
+template <class Slot>
+class BorrowedSlots {
+ protected:
+  uint32_t capacity() const { return cap_; }
+  uint32_t* used_words() { return used_; }
+  const uint32_t* used_words() const { return used_; }
+  FlowId* free_ids() { return free_; }
+  Slot* slots() { return slots_; }
+  const Slot* slots() const { return slots_; }
+  void Point(const SlotStorage<Slot>& s) {
+    slots_ = s.slots;
+    free_ = s.free_ids;
+    used_ = s.used;
+    cap_ = s.capacity;
+  }
+
+ private:
+  Slot* slots_ = nullptr;
+  FlowId* free_ = nullptr;
+  uint32_t* used_ = nullptr;
+  uint32_t cap_ = 0;
+};
+
+}  // namespace detail
+
+// A table of slots with a free list and an in-use bit per slot. Capacity 0
+// is allowed (a driver without receivers): every Take() is then refused.
+// Refusals are counted, never silent. Ids are handed out lowest never-used
+// first, then most recently freed first, whatever the storage.
+template <class Slot, class Store>
+class BasicSlotTable : public Store {
  public:
   void Clear() {
-    for (uint32_t i = 0; i < kWords; ++i) used_[i] = 0;
-    for (uint32_t i = 0; i < kCapacity; ++i) free_[i] = static_cast<FlowId>(kCapacity - 1 - i);
-    free_top_ = kCapacity;
+    const uint32_t cap = this->capacity();
+    uint32_t* used = this->used_words();
+    FlowId* free_ids = this->free_ids();
+    for (uint32_t i = 0; i < (cap + 31u) / 32u; ++i) used[i] = 0;
+    for (uint32_t i = 0; i < cap; ++i) free_ids[i] = static_cast<FlowId>(cap - 1 - i);
+    free_top_ = cap;
     refused_ = 0;
   }
   Status Take(uint32_t key, FlowId* out) {
@@ -322,56 +387,95 @@ class SlotTable {
       if (refused_ != 0xFFFFFFFFu) ++refused_;
       return Status::Error(StatusCode::kFull, "flow table");
     }
-    const FlowId id = free_[--free_top_];
-    used_[id >> 5] |= 1u << (id & 31u);
-    slots_[id].key = key;
+    const FlowId id = this->free_ids()[--free_top_];
+    this->used_words()[id >> 5] |= 1u << (id & 31u);
+    this->slots()[id].key = key;
     *out = id;
     return Status::Ok();
   }
   Status Give(FlowId id) {
     if (!Valid(id)) return Status::Error(StatusCode::kNotFound, "flow");
-    used_[id >> 5] &= ~(1u << (id & 31u));
-    free_[free_top_++] = id;
+    this->used_words()[id >> 5] &= ~(1u << (id & 31u));
+    this->free_ids()[free_top_++] = id;
     return Status::Ok();
   }
-  // Slow path: scans the table. Loop bound: kCapacity.
+  // Slow path: scans the table. Loop bound: the capacity.
   Status Find(uint32_t key, FlowId* out) const {
-    for (uint32_t i = 0; i < kCapacity; ++i) {
-      if (Valid(static_cast<FlowId>(i)) && slots_[i].key == key) {
+    for (uint32_t i = 0; i < this->capacity(); ++i) {
+      if (Valid(static_cast<FlowId>(i)) && this->slots()[i].key == key) {
         *out = static_cast<FlowId>(i);
         return Status::Ok();
       }
     }
     return Status::Error(StatusCode::kNotFound, "flow key");
   }
-  bool Valid(FlowId id) const { return id < kCapacity && ((used_[id >> 5] >> (id & 31u)) & 1u) != 0; }
-  uint32_t size() const { return kCapacity - free_top_; }
+  bool Valid(FlowId id) const {
+    return id < this->capacity() && ((this->used_words()[id >> 5] >> (id & 31u)) & 1u) != 0;
+  }
+  uint32_t capacity() const { return this->Store::capacity(); }
+  uint32_t size() const { return this->capacity() - free_top_; }
   uint32_t refused() const { return refused_; }
-  Slot& operator[](FlowId id) { return slots_[id]; }
-  const Slot& operator[](FlowId id) const { return slots_[id]; }
+  Slot& operator[](FlowId id) { return this->slots()[id]; }
+  const Slot& operator[](FlowId id) const { return this->slots()[id]; }
+
+  // BorrowedSlots only. Points an empty table at `s` (refusal count
+  // cleared); capacity 0 (null arrays) is a table that refuses everything.
+  Status Bind(const SlotStorage<Slot>& s) {
+    if (s.capacity >= kNoFlow) return Status::Error(StatusCode::kOutOfRange, "capacity");
+    if (s.capacity != 0 && (s.slots == nullptr || s.free_ids == nullptr || s.used == nullptr))
+      return Status::Error(StatusCode::kOutOfRange, "storage");
+    this->Point(s);
+    Clear();
+    return Status::Ok();
+  }
+  // BorrowedSlots only. Moves the table to larger storage `s` whose first
+  // capacity() slots, free ids and in-use words hold this table's contents
+  // (the caller copied or reallocated them). The new ids go below the free
+  // ones, so ids are handed out as by a table that had `s.capacity` from
+  // the start. Loop bound: s.capacity. kOutOfRange for a smaller or
+  // too-large capacity or missing arrays; the table is then unchanged.
+  Status Grow(const SlotStorage<Slot>& s) {
+    const uint32_t old = this->capacity();
+    if (s.capacity < old || s.capacity >= kNoFlow) return Status::Error(StatusCode::kOutOfRange, "capacity");
+    if (s.slots == nullptr || s.free_ids == nullptr || s.used == nullptr)
+      return Status::Error(StatusCode::kOutOfRange, "storage");
+    const uint32_t add = s.capacity - old;
+    for (uint32_t i = free_top_; i > 0; --i) s.free_ids[i - 1 + add] = s.free_ids[i - 1];
+    for (uint32_t i = 0; i < add; ++i) s.free_ids[i] = static_cast<FlowId>(s.capacity - 1 - i);
+    for (uint32_t w = (old + 31u) / 32u; w < (s.capacity + 31u) / 32u; ++w) s.used[w] = 0;
+    free_top_ += add;
+    this->Point(s);
+    return Status::Ok();
+  }
 
  private:
-  uint32_t free_top_ = 0;  // free_[0 .. free_top_) are the free slots
+  uint32_t free_top_ = 0;  // free_ids()[0 .. free_top_) are the free slots
   uint32_t refused_ = 0;   // Take() calls refused for a full table (saturates)
-  uint32_t used_[kWords];
-  FlowId free_[kStore];
-  Slot slots_[kStore];
 };
+
+// A table with its own arrays, of compile-time capacity.
+template <class Slot, uint32_t kCapacity>
+using SlotTable = BasicSlotTable<Slot, detail::FixedSlots<Slot, kCapacity>>;
+// A table over caller-provided arrays (SlotStorage), re-pointed as they grow.
+template <class Slot>
+using BorrowedSlotTable = BasicSlotTable<Slot, detail::BorrowedSlots<Slot>>;
 
 // The driver: a sender table of TxSlot (a SenderSlot<Cc, Spray>) with
 // kTxCapacity entries, a receiver table of ReceiverSlot with kRxCapacity.
 // Sender and receiver flows have their own FlowId spaces; the backend gets
 // Apply(flow, action) for a sender's actions and ApplyRx(flow, action) for a
 // receiver's (backend.h).
-template <class Backend, class TxSlot, uint32_t kTxCapacity, uint32_t kRxCapacity>
-class Driver {
+//
+// BasicDriver holds the logic over any two tables; Driver<Backend, TxSlot,
+// kTx, kRx> keeps its own arrays (compile-time capacities: firmware, the C
+// ABI, tests), BorrowedDriver<Backend, TxSlot> runs on arrays its caller
+// provides and may grow (a host backend sized by use).
+template <class Backend, class TxSlot, class TxTable, class RxTable>
+class BasicDriver {
   using Cc = typename TxSlot::CcState;
   using Spray = typename TxSlot::SprayStateT;
 
  public:
-  static constexpr uint32_t kTxFlowCapacity = kTxCapacity;
-  static constexpr uint32_t kRxFlowCapacity = kRxCapacity;
-
   // Binds the driver to a compiled config and a backend; empties both
   // tables. Both must outlive the driver. kUnsupported ("cc" / "policy")
   // when TxSlot's state types cannot run the config; the driver then stays
@@ -496,13 +600,58 @@ class Driver {
   const DriverConfig& config() const { return *cfg_; }
   // The receiving port's RCCC credit pool (nscc+rccc).
   const rccc::PortState& rx_port() const { return port_; }
+  // Slots each table has now (its limit for Driver).
+  uint32_t tx_capacity() const { return tx_.capacity(); }
+  uint32_t rx_capacity() const { return rx_.capacity(); }
+
+ protected:
+  TxTable tx_;
+  RxTable rx_;
 
  private:
   const DriverConfig* cfg_ = nullptr;
   Backend* backend_ = nullptr;
-  SlotTable<TxSlot, kTxCapacity> tx_;
-  SlotTable<ReceiverSlot, kRxCapacity> rx_;
   rccc::PortState port_{};  // the one receiving port this driver serves (RCCC)
+};
+
+// The driver with its own tables of kTxCapacity senders and kRxCapacity
+// receivers; a full table is reported (kFull) and counted, never grown.
+template <class Backend, class TxSlot, uint32_t kTxCapacity, uint32_t kRxCapacity>
+class Driver
+    : public BasicDriver<Backend, TxSlot, SlotTable<TxSlot, kTxCapacity>, SlotTable<ReceiverSlot, kRxCapacity>> {
+ public:
+  static constexpr uint32_t kTxFlowCapacity = kTxCapacity;
+  static constexpr uint32_t kRxFlowCapacity = kRxCapacity;
+};
+
+// The driver over caller-provided tables (SlotStorage): the caller decides
+// how many slots each table has and may move a table to larger storage while
+// flows are open (GrowTx/GrowRx; FlowIds and slot contents are kept, ids
+// are handed out as by a table that had the larger capacity from the
+// start). The driver itself never allocates: when a table is full, Open*
+// returns kFull (counted) as for Driver, and the caller may grow it and
+// open again. Bind the storage, then Init (Init empties both tables).
+//
+//   std::vector<AnySenderSlot> slots(8); std::vector<FlowId> ids(8);
+//   std::vector<uint32_t> used(1);
+//   drv.BindTx({slots.data(), ids.data(), used.data(), 8});
+//   drv.BindRx({nullptr, nullptr, nullptr, 0});   // no receivers yet
+//   drv.Init(&cfg, &nic);
+//   ... OpenTx -> kFull: slots.resize(16); ids.resize(16); used.resize(1);
+//       drv.GrowTx({slots.data(), ids.data(), used.data(), 16}); OpenTx again
+template <class Backend, class TxSlot>
+class BorrowedDriver
+    : public BasicDriver<Backend, TxSlot, BorrowedSlotTable<TxSlot>, BorrowedSlotTable<ReceiverSlot>> {
+ public:
+  // Before Init (which empties the tables): kOutOfRange for a capacity
+  // that does not fit a FlowId or missing arrays.
+  Status BindTx(const SlotStorage<TxSlot>& s) { return this->tx_.Bind(s); }
+  Status BindRx(const SlotStorage<ReceiverSlot>& s) { return this->rx_.Bind(s); }
+  // Storage whose first tx_capacity() / rx_capacity() entries (slots, free
+  // ids, in-use words) hold the table's contents, with at least as many
+  // slots; kOutOfRange otherwise (the table unchanged).
+  Status GrowTx(const SlotStorage<TxSlot>& s) { return this->tx_.Grow(s); }
+  Status GrowRx(const SlotStorage<ReceiverSlot>& s) { return this->rx_.Grow(s); }
 };
 
 }  // namespace hal
