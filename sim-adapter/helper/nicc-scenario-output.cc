@@ -17,6 +17,9 @@
 namespace ns3
 {
 
+/// summary.json "pfc_storm" and pfc_spread.csv (nicc-scenario-pfc.cc).
+bool NiccWritePfcOutputs(const NiccPfcRunResult& r, const std::filesystem::path& dir, nlohmann::json* j);
+
 namespace
 {
 
@@ -483,6 +486,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     {
         j["fairness"] = Fairness(r);
     }
+    extraOk = NiccWritePfcOutputs(r.pfcStorm, dir, &j) && extraOk;
     extraOk = WriteHpccAndMonitors(s, r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';

@@ -88,6 +88,7 @@ NiccNetDevice::NiccNetDevice()
       m_address(Mac48Address::Allocate())
 {
     m_lastPauseRx.fill(Time(-1));
+    m_lastClassTx.fill(Time(-1));
 }
 
 NiccNetDevice::~NiccNetDevice() = default;
@@ -207,6 +208,7 @@ NiccNetDevice::TryTransmit()
             m_rrNext = 1 + cls % (m_numClasses - 1);
         }
         ++m_classTxPackets[cls];
+        m_lastClassTx[cls] = now;
         if (!m_egressCb.IsNull())
         {
             m_egressCb(this, it.packet, static_cast<uint8_t>(cls), it.meta);
@@ -305,6 +307,10 @@ NiccNetDevice::HandlePfc(Ptr<Packet> p)
         }
         ++m_pfcPauseRx;
         m_lastPauseRx[cls] = now;
+        if (!(now < m_pausedUntil[cls]))
+        {
+            m_pauseStart[cls] = now;
+        }
         if (m_pauseUntilResume)
         {
             m_pausedUntil[cls] = Time::Max(); // until a resume frame (quanta 0)

@@ -97,6 +97,10 @@ class NiccNetDevice : public NetDevice
     Time GetPausedUntil(uint8_t cls) const { return m_pausedUntil[cls]; }
     /// Arrival time of the last XOFF (quanta > 0) for `cls`; negative if none.
     Time GetLastPauseRxTime(uint8_t cls) const { return m_lastPauseRx[cls]; }
+    /// Start of the pause in force for `cls` (the XOFF that paused it).
+    Time GetPauseStart(uint8_t cls) const { return m_pauseStart[cls]; }
+    /// Last time a pushed packet of `cls` started transmission (negative: never).
+    Time GetLastClassTxTime(uint8_t cls) const { return m_lastClassTx[cls]; }
     /// Packets of `cls` that started transmission (pushed queues only).
     uint64_t GetClassTxPackets(uint8_t cls) const { return m_classTxPackets[cls]; }
     /// Remove every queued packet of `cls` and hand each (packet, meta) to
@@ -202,6 +206,8 @@ class NiccNetDevice : public NetDevice
     std::array<bool, MAX_CLASSES> m_ignorePause{};
     std::array<Time, MAX_CLASSES> m_lastPauseRx{};
     std::array<uint64_t, MAX_CLASSES> m_classTxPackets{};
+    std::array<Time, MAX_CLASSES> m_pauseStart{};
+    std::array<Time, MAX_CLASSES> m_lastClassTx{};
     uint64_t m_txBytes{0};
     uint64_t m_stepPs{0};  ///< picoseconds per simulator time step
     uint64_t m_carryPs{0}; ///< wire time not yet accounted (< one step)

@@ -33,6 +33,7 @@ NiccPfcWatchdog::Stop()
 {
     m_running = false;
     m_event.Cancel();
+    m_check.Cancel();
 }
 
 void
@@ -47,12 +48,23 @@ NiccPfcWatchdog::Record(uint32_t port, uint8_t cls, bool storm)
 void
 NiccPfcWatchdog::Poll()
 {
+    Scan();
+    if (m_running)
+    {
+        m_event = Simulator::Schedule(poll, &NiccPfcWatchdog::Poll, this);
+    }
+}
+
+void
+NiccPfcWatchdog::Scan()
+{
     const Time now = Simulator::Now();
     const uint32_t nPorts = m_sw->GetNPorts();
     if (m_queues.size() < nPorts * 8u)
     {
         m_queues.resize(nPorts * 8u);
     }
+    Time next = Time::Max(); // earliest deadline of a queue being timed
     for (uint32_t port = 0; port < nPorts; ++port)
     {
         Ptr<NiccNetDevice> dev = m_sw->GetPort(port);
@@ -60,15 +72,17 @@ NiccPfcWatchdog::Poll()
         for (uint8_t cls = 1; cls < nClasses; ++cls)
         {
             Queue& q = m_queues[port * 8u + cls];
-            const uint64_t tx = dev->GetClassTxPackets(cls);
             if (q.storm)
             {
                 // Quiet: no XOFF arrived, and no pause was in force, for `restore`.
                 const Time last = std::max(dev->GetLastPauseRxTime(cls), dev->GetPausedUntil(cls));
-                if (last <= now && now - last >= restore)
+                if (last > now)
+                {
+                    continue; // a pause in force (until resume or expiry)
+                }
+                if (now - last >= restore)
                 {
                     q.storm = false;
-                    q.stuckSince = Time(-1);
                     ++m_restorations;
                     m_closedStormTime += now - q.since;
                     dev->SetIgnorePause(cls, false);
@@ -76,40 +90,46 @@ NiccPfcWatchdog::Poll()
                     NS_LOG_INFO("switch " << m_sw->GetId() << " port " << port << " class " << +cls
                                           << ": PFC storm restored at " << now.As(Time::US));
                 }
+                else
+                {
+                    next = std::min(next, last + restore);
+                }
+                continue;
+            }
+            // Stopped: paused with packets waiting; since the later of the
+            // pause's start and the class's last transmission.
+            if (!dev->IsPauseReceived(cls) || dev->GetQueuePackets(cls) == 0)
+            {
+                continue;
+            }
+            const Time since = std::max(dev->GetPauseStart(cls), dev->GetLastClassTxTime(cls));
+            if (now - since >= detect)
+            {
+                q.storm = true;
+                q.since = now;
+                ++m_storms;
+                Record(port, cls, true);
+                NS_LOG_INFO("switch " << m_sw->GetId() << " port " << port << " class " << +cls
+                                      << ": PFC storm detected at " << now.As(Time::US));
+                dev->SetIgnorePause(cls, true);
+                if (action == DROP)
+                {
+                    m_sw->WatchdogFlush(port, cls);
+                }
             }
             else
             {
-                const bool stuck = dev->IsPauseReceived(cls) && dev->GetQueuePackets(cls) > 0 &&
-                                   tx == q.lastTx;
-                if (!stuck)
-                {
-                    q.stuckSince = Time(-1);
-                }
-                else if (q.stuckSince.IsNegative())
-                {
-                    q.stuckSince = now;
-                }
-                else if (now - q.stuckSince >= detect)
-                {
-                    q.storm = true;
-                    q.since = now;
-                    ++m_storms;
-                    Record(port, cls, true);
-                    NS_LOG_INFO("switch " << m_sw->GetId() << " port " << port << " class " << +cls
-                                          << ": PFC storm detected at " << now.As(Time::US));
-                    dev->SetIgnorePause(cls, true);
-                    if (action == DROP)
-                    {
-                        m_sw->WatchdogFlush(port, cls);
-                    }
-                }
+                next = std::min(next, since + detect);
             }
-            q.lastTx = dev->GetClassTxPackets(cls);
         }
     }
-    if (m_running)
+    // A deadline before the next poll gets its own check, so detection and
+    // restoration happen at their time, not rounded up to the poll.
+    const Time nextPoll = m_event.IsRunning() ? Simulator::GetDelayLeft(m_event) + now : now + poll;
+    if (next < nextPoll && next > now)
     {
-        m_event = Simulator::Schedule(poll, &NiccPfcWatchdog::Poll, this);
+        m_check.Cancel();
+        m_check = Simulator::Schedule(next - now, &NiccPfcWatchdog::Scan, this);
     }
 }
 

@@ -15,9 +15,14 @@
  *   const NiccPfcWatchdog& wd = sw->GetPfcWatchdog();
  *   wd.GetStormsDetected(), wd.GetRestorations(), wd.GetDroppedBytes()
  *
- * The check runs every PfcWatchdogPoll (bounded work: ports x data classes);
- * a storm is therefore seen between PfcWatchdogDetect and PfcWatchdogDetect + one poll
- * after it began, as in SONiC (detection_time polled at polling_interval).
+ * A queue is stopped since the later of the start of the pause in force and
+ * its last transmission. The scan runs every PfcWatchdogPoll (bounded work:
+ * ports x data classes) and finds stopped queues; a queue found stopped is
+ * checked again at exactly since + PfcWatchdogDetect (and a stormed queue
+ * at its restoration deadline), so a queue downstream, stopped first, is
+ * acted on first and its neighbours resume before their own deadline.
+ * SONiC polls at polling_interval (100 ms) and rounds up to it; here a
+ * stop shorter than one poll can go unseen.
  * Off (the default), nothing is scheduled and no result changes.
  */
 #ifndef NICC_PFC_WATCHDOG_H
@@ -101,16 +106,16 @@ class NiccPfcWatchdog
     struct Queue
     {
         bool storm{false};
-        Time stuckSince{-1}; ///< first poll that saw it paused with no progress
-        Time since;          ///< storm state entered
-        uint64_t lastTx{0};
+        Time since; ///< storm state entered
     };
     void Poll();
+    void Scan();
     void Record(uint32_t port, uint8_t cls, bool storm);
 
     NiccSwitchNode* m_sw{nullptr};
     bool m_running{false};
     EventId m_event;
+    EventId m_check; ///< a deadline between two polls
     std::vector<Queue> m_queues; ///< per (port, class), port * 8 + class
     uint64_t m_storms{0};
     uint64_t m_restorations{0};

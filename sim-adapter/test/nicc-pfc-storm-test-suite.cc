@@ -377,6 +377,102 @@ class IncastNoDeadlockTest : public TestCase
     }
 };
 
+/// The keys end to end: a leaf-spine permutation with host0 stalled from
+/// 20 us to 800 us, with and without the watchdog (drop).
+class ScenarioStormTest : public TestCase
+{
+  public:
+    explicit ScenarioStormTest(bool watchdog)
+        : TestCase(std::string("scenario keys: storm ") +
+                   (watchdog ? "with watchdog drop: detected, restored, sent == delivered + dropped"
+                             : "without watchdog: spread reported, no byte lost")),
+          m_watchdog(watchdog)
+    {
+    }
+
+  private:
+    bool m_watchdog;
+
+    void DoRun() override
+    {
+        NiccScenarioResult r;
+        std::string err;
+        const bool ok = NiccRunWith("leaf-spine",
+                                    {"leaves=2", "spines=1", "hosts_per_leaf=3", "poisson_load=0",
+                                     "permutation_bytes=2000000", "buffer_bytes=1000000", "stop_ms=5",
+                                     "pfc_storm=host0@20,800",
+                                     std::string("pfc_watchdog=") + (m_watchdog ? "true" : "false"),
+                                     "pfc_watchdog_action=drop", "pfc_deadlock_check_us=20"},
+                                    &r, &err);
+        NS_TEST_ASSERT_MSG_EQ(ok, true, err);
+        const NiccPfcRunResult& p = r.pfcStorm;
+        NS_TEST_ASSERT_MSG_EQ(p.on, true, "reported");
+        NS_TEST_ASSERT_MSG_EQ(p.storms.size(), 1u, "one storm");
+        NS_TEST_EXPECT_MSG_GT(p.storms[0].xoffSent, 0u, "XOFF sent");
+        NS_TEST_EXPECT_MSG_EQ(p.storms[0].heldBytesAtEnd, 0u, "drained after the storm");
+        NS_TEST_EXPECT_MSG_EQ(r.Completed(), r.flows.size(), "every flow completes");
+        NS_TEST_EXPECT_MSG_GT(p.sampleUs.size(), 10u, "spread sampled");
+        NS_TEST_EXPECT_MSG_GT(p.peakPorts, 0u, "the stuck host's switch port paused");
+        NS_TEST_EXPECT_MSG_EQ(p.deadlockDetections, 0u, "no deadlock in a leaf-spine");
+        NS_TEST_EXPECT_MSG_GT(p.deadlockChecks, 10u, "checked");
+        if (m_watchdog)
+        {
+            NS_TEST_EXPECT_MSG_EQ(p.stormsDetected, 1u, "the stuck host's port is stormed");
+            NS_TEST_EXPECT_MSG_EQ(p.restorations, 1u, "and restored");
+            NS_TEST_ASSERT_MSG_EQ(p.actions.size(), 2u, "two actions");
+            NS_TEST_EXPECT_MSG_EQ(p.actions[0].port, "leaf0:0", "leaf0's port to host0");
+            NS_TEST_EXPECT_MSG_EQ(p.actions[0].peer, "host0", "facing the stuck host");
+            NS_TEST_EXPECT_MSG_GT(p.droppedPackets, 0u, "traffic to host0 dropped");
+            NS_TEST_EXPECT_MSG_EQ(r.drops, p.droppedPackets, "every drop is the watchdog's");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(p.stormsDetected, 0u, "no watchdog");
+            NS_TEST_EXPECT_MSG_EQ(r.drops, 0u, "lossless: no byte lost");
+            NS_TEST_EXPECT_MSG_GT(p.peakPorts, 1u, "pauses spread beyond host0's link");
+        }
+        // Accounting: every DATA packet sent arrived at a NIC or was declared
+        // dropped by the watchdog (nothing left in flight: all flows done).
+        NS_TEST_EXPECT_MSG_EQ(r.dataPackets, r.rxDataPackets + p.droppedPackets,
+                              "sent == delivered + declared lost");
+    }
+};
+
+/// Bad values are refused naming the key.
+class ScenarioBadKeysTest : public TestCase
+{
+  public:
+    ScenarioBadKeysTest()
+        : TestCase("bad PFC storm, watchdog and deadlock keys are refused naming the key")
+    {
+    }
+
+  private:
+    void Refused(const std::string& scenario, const std::vector<std::string>& sets, const std::string& key)
+    {
+        NiccScenarioResult r;
+        std::string err;
+        std::vector<std::string> all = {"leaves=2", "spines=1", "hosts_per_leaf=2", "stop_ms=0.1"};
+        all.insert(all.end(), sets.begin(), sets.end());
+        const bool ok = NiccRunWith(scenario, scenario == "incast" ? sets : all, &r, &err);
+        NS_TEST_EXPECT_MSG_EQ(ok, false, sets.back() << " refused");
+        NS_TEST_EXPECT_MSG_NE(err.find("'" + key + "'"), std::string::npos, "names " << key << ": " << err);
+    }
+
+    void DoRun() override
+    {
+        Refused("leaf-spine", {"pfc_storm=host0"}, "pfc_storm");
+        Refused("leaf-spine", {"pfc_storm=host0@abc"}, "pfc_storm");
+        Refused("leaf-spine", {"pfc_storm=host0@100,50"}, "pfc_storm");
+        Refused("leaf-spine", {"pfc_storm=host9@10"}, "pfc_storm");
+        Refused("leaf-spine", {"pfc_storm=7@10"}, "pfc_storm");
+        Refused("leaf-spine", {"pfc_watchdog_action=reboot"}, "pfc_watchdog_action");
+        Refused("leaf-spine", {"pfc_watchdog_detect_us=-1"}, "pfc_watchdog_detect_us");
+        Refused("leaf-spine", {"pfc_deadlock_check_us=-5"}, "pfc_deadlock_check_us");
+        Refused("incast", {"pfc_storm=0@10"}, "pfc_storm");
+    }
+};
+
 class NiccPfcStormTestSuite : public TestSuite
 {
   public:
@@ -388,6 +484,9 @@ class NiccPfcStormTestSuite : public TestSuite
         AddTestCase(new WatchdogForwardTest, TestCase::QUICK);
         AddTestCase(new RingDeadlockTest, TestCase::QUICK);
         AddTestCase(new IncastNoDeadlockTest, TestCase::QUICK);
+        AddTestCase(new ScenarioStormTest(false), TestCase::QUICK);
+        AddTestCase(new ScenarioStormTest(true), TestCase::QUICK);
+        AddTestCase(new ScenarioBadKeysTest, TestCase::QUICK);
     }
 };
 
