@@ -91,6 +91,12 @@ NiccParsePfcStorms(const std::string& value, std::vector<NiccPfcStormSpec>* out,
     return true;
 }
 
+void
+NiccPfcRun::OnDrop(NiccPfcRun* run, uint32_t sw, Ptr<const Packet> /*p*/, uint32_t inPort, uint8_t reason)
+{
+    ++run->m_drops[{sw, inPort, reason}];
+}
+
 NiccPfcRun::NiccPfcRun() = default;
 NiccPfcRun::~NiccPfcRun() = default;
 
@@ -127,6 +133,10 @@ NiccPfcRun::SetUp(const NiccScenario& s,
     if (!m_on)
     {
         return true; // nothing scheduled: results of runs without these keys unchanged
+    }
+    for (uint32_t k = 0; k < switches.size(); ++k)
+    {
+        switches[k]->TraceConnectWithoutContext("Drop", MakeBoundCallback(&NiccPfcRun::OnDrop, this, k));
     }
     for (const NiccPfcStormSpec& spec : m_specs)
     {
@@ -203,6 +213,14 @@ NiccPfcRun::Collect(NiccPfcRunResult* r) const
                                   a.cls,
                                   a.storm ? "storm" : "restore"});
         }
+    }
+    static const char* const reasons[] = {"no_route", "buffer", "headroom_overflow",
+                                          "trim_no_buffer", "pfc_watchdog"};
+    for (const auto& [key, n] : m_drops)
+    {
+        const auto [sw, port, reason] = key;
+        r->drops.push_back({m_switchNames[sw] + ":" + std::to_string(port),
+                            reason < 5 ? reasons[reason] : std::to_string(reason), n});
     }
     std::sort(r->actions.begin(), r->actions.end(),
               [](const auto& a, const auto& b) { return a.atUs < b.atUs; });
@@ -291,6 +309,12 @@ NiccWritePfcOutputs(const NiccPfcRunResult& r, const std::filesystem::path& dir,
                    {"time_to_peak_ports_us", orNull(r.timeToPeakPortsUs)},
                    {"time_to_peak_hosts_us", orNull(r.timeToPeakHostsUs)},
                    {"file", "pfc_spread.csv"}};
+    nlohmann::json drops = nlohmann::json::array();
+    for (const auto& d : r.drops)
+    {
+        drops.push_back({{"ingress", d.port}, {"reason", d.reason}, {"packets", d.packets}});
+    }
+    p["switch_drops"] = drops;
     p["deadlock"] = {{"checked", r.deadlockCheck},
                      {"checks", r.deadlockChecks},
                      {"detections", r.deadlockDetections},

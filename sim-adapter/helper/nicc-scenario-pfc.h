@@ -24,7 +24,9 @@
 #include "ns3/nicc-switch-node.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,15 @@ struct NiccPfcRunResult
     uint32_t peakHosts{0};
     double timeToPeakPortsUs{-1}; ///< from the first storm's start
     double timeToPeakHostsUs{-1};
+    /// Switch drops during the run by ingress port and reason:
+    /// "SWITCH:PORT" (ingress), reason name, packets.
+    struct Drop
+    {
+        std::string port;
+        std::string reason;
+        uint64_t packets;
+    };
+    std::vector<Drop> drops;
     // Deadlock.
     bool deadlockCheck{false};
     uint64_t deadlockChecks{0};
@@ -117,7 +128,10 @@ class NiccPfcRun
     void Collect(NiccPfcRunResult* r) const;
 
   private:
+    static void OnDrop(NiccPfcRun* run, uint32_t sw, Ptr<const Packet> p, uint32_t inPort, uint8_t reason);
+
     std::vector<Ptr<NiccSwitchNode>> m_switches;
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t> m_drops;
     std::vector<std::string> m_switchNames;
     std::vector<std::string> m_nodeNames; ///< by node id
     std::vector<NiccPfcStormSpec> m_specs;
