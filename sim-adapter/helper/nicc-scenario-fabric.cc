@@ -708,6 +708,17 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         monitor->WatchPfc(dev, &r->pfcEvents);
     }
     monitor->Start();
+    std::vector<std::string> hostNames;
+    for (const auto& h : t.hosts)
+    {
+        hostNames.push_back(name[h->GetId()]);
+    }
+    NiccPfcRun pfcRun;
+    if (!pfcRun.SetUp(*this, fabric.GetSwitches(), switchNames, t.hostDevices, hostNames, stop, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
     Simulator::Schedule(trafficStart + s.period, &FabricSampler::Sample, &s);
     Simulator::Schedule(trafficStart + s.window, &FabricSampler::Window, &s);
     if (s.hasPermutation)
@@ -717,6 +728,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     Simulator::Stop(stop);
     Simulator::Run();
     monitor->Finish();
+    pfcRun.Collect(&r->pfcStorm);
 
     // Measurements.
     const Time end = Simulator::Now();

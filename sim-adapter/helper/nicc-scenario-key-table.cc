@@ -166,6 +166,18 @@ ScenarioKeyRows()
      "25Gbps; KMIN/KMAX in KB of 1000 B; the HPCC simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP in one "
      "table); every port rate in use needs an entry; overrides ecn_kmin_bytes/ecn_kmax_bytes/"
      "ecn_pmax; empty = off"},
+    // PFC storm and deadlock (nicc-scenario-pfc.h, docs/pfc-storm.md)
+    {"pfc_storm", "string", 0, 0, "",
+     "fabric: PFC storms, 'HOST@START_US[,END_US]' separated by ';': from START_US the host's "
+     "NIC stops draining its receive side and sends XOFF on every data class continuously "
+     "(re-sent at half the pause time); at END_US it sends XON and drains. HOST = host index "
+     "(0..hosts-1) or its name in links.csv (host3); empty = off"},
+    {"pfc_spread_sample_us", "double", 0.01, 1e6, "10",
+     "fabric, with pfc_storm or pfc_watchdog: period of pfc_spread.csv (switch ports and hosts "
+     "held by a PAUSE, watchdog-stormed queues, host receive throughput)"},
+    {"pfc_deadlock_check_us", "double", 0, 1e6, "0",
+     "fabric: every this many us look for a cycle of paused switch egress queues waiting on each "
+     "other (a PFC deadlock), reported in summary.json and as a warning; 0 = off"},
 };
     return rows;
 }
@@ -212,6 +224,13 @@ AttributeKeyRows()
     {"trim_class", &NiccSwitchNode::GetTypeId, "TrimClass", nullptr, ""},
     {"trim_size_bytes", &NiccSwitchNode::GetTypeId, "TrimSize", nullptr, ""},
     {"sack", &NiccNic::GetTypeId, "Sack", nullptr, ""},
+    // --- PFC watchdog on every switch (nicc-pfc-watchdog.h, docs/pfc-storm.md).
+    // Off by default: earlier results unchanged. ---
+    {"pfc_watchdog", &NiccSwitchNode::GetTypeId, "PfcWatchdog", nullptr, ""},
+    {"pfc_watchdog_detect_us", &NiccSwitchNode::GetTypeId, "PfcWatchdogDetect", "200", "us"},
+    {"pfc_watchdog_restore_us", &NiccSwitchNode::GetTypeId, "PfcWatchdogRestore", "200", "us"},
+    {"pfc_watchdog_poll_us", &NiccSwitchNode::GetTypeId, "PfcWatchdogPoll", "20", "us"},
+    {"pfc_watchdog_action", &NiccSwitchNode::GetTypeId, "PfcWatchdogAction", nullptr, ""},
 };
     return rows;
 }

@@ -21,6 +21,8 @@ namespace ns3
 
 // nicc-scenario-faults.cc
 bool NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j);
+/// summary.json "pfc_storm" and pfc_spread.csv (nicc-scenario-pfc.cc).
+bool NiccWritePfcOutputs(const NiccPfcRunResult& r, const std::filesystem::path& dir, nlohmann::json* j);
 
 namespace
 {
@@ -515,6 +517,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     {
         j["fairness"] = Fairness(r);
     }
+    extraOk = NiccWritePfcOutputs(r.pfcStorm, dir, &j) && extraOk;
     extraOk = WriteHpccAndMonitors(s, r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';

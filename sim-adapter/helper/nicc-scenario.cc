@@ -297,6 +297,12 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     {
         return RunFabric(r, error);
     }
+    if (!Get("pfc_storm").empty() || D("pfc_deadlock_check_us") > 0)
+    {
+        *error = std::string("key '") + (Get("pfc_storm").empty() ? "pfc_deadlock_check_us" : "pfc_storm") +
+                 "': read by the fabric scenarios (leaf-spine, ai-cluster) only, not by " + m_name;
+        return false;
+    }
     if (!Get("flow_file").empty())
     {
         *error = "key 'flow_file': read by the fabric scenarios (leaf-spine, ai-cluster) only, not by " + m_name;

@@ -42,6 +42,7 @@
 #include "ns3/nicc-fault.h"
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/nicc-port-monitor.h"
+#include "ns3/nicc-scenario-pfc.h"
 #include "ns3/nicc-workload.h"
 
 #include <chrono>
@@ -207,6 +208,8 @@ struct NiccScenarioResult
     std::vector<NiccPfcEvent> pfcEvents;        ///< every PFC frame received, in time order
     std::vector<int64_t> standaloneFctNs;       ///< per flow, the HPCC simulator's standalone FCT
     std::vector<uint32_t> flowDport; ///< per flow
+    /// PFC storm / watchdog / deadlock figures (nicc-scenario-pfc.h).
+    NiccPfcRunResult pfcStorm;
 };
 
 /**

@@ -87,6 +87,8 @@ NiccNetDevice::NiccNetDevice()
       m_extraWireBytes(0),
       m_address(Mac48Address::Allocate())
 {
+    m_lastPauseRx.fill(Time(-1));
+    m_lastClassTx.fill(Time(-1));
 }
 
 NiccNetDevice::~NiccNetDevice() = default;
@@ -192,7 +194,7 @@ NiccNetDevice::TryTransmit()
             cls = 1 + (m_rrNext - 1 + (k - 1)) % (m_numClasses - 1);
         }
         auto& q = m_queues[cls];
-        if (q.empty() || now < m_pausedUntil[cls])
+        if (q.empty() || (now < m_pausedUntil[cls] && !m_ignorePause[cls]))
         {
             continue;
         }
@@ -205,6 +207,8 @@ NiccNetDevice::TryTransmit()
         {
             m_rrNext = 1 + cls % (m_numClasses - 1);
         }
+        ++m_classTxPackets[cls];
+        m_lastClassTx[cls] = now;
         if (!m_egressCb.IsNull())
         {
             m_egressCb(this, it.packet, static_cast<uint8_t>(cls), it.meta);
@@ -302,6 +306,11 @@ NiccNetDevice::HandlePfc(Ptr<Packet> p)
             continue;
         }
         ++m_pfcPauseRx;
+        m_lastPauseRx[cls] = now;
+        if (!(now < m_pausedUntil[cls]))
+        {
+            m_pauseStart[cls] = now;
+        }
         if (m_pauseUntilResume)
         {
             m_pausedUntil[cls] = Time::Max(); // until a resume frame (quanta 0)
@@ -319,6 +328,41 @@ void
 NiccNetDevice::PauseExpired(uint8_t /*cls*/)
 {
     TryTransmit();
+}
+
+void
+NiccNetDevice::SetIgnorePause(uint8_t cls, bool ignore)
+{
+    m_ignorePause[cls] = ignore;
+    if (ignore && !m_txBusy)
+    {
+        TryTransmit();
+    }
+}
+
+uint32_t
+NiccNetDevice::FlushQueue(uint8_t cls, Callback<void, Ptr<Packet>, uint32_t> cb)
+{
+    std::deque<Item> q;
+    q.swap(m_queues[cls]);
+    m_totalQueueBytes -= m_queueBytes[cls];
+    m_queueBytes[cls] = 0;
+    for (const Item& it : q)
+    {
+        cb(it.packet, it.meta);
+    }
+    return static_cast<uint32_t>(q.size());
+}
+
+uint32_t
+NiccNetDevice::PeekQueueMeta(uint8_t cls, uint32_t* metas, uint32_t max) const
+{
+    uint32_t n = 0;
+    for (auto it = m_queues[cls].begin(); it != m_queues[cls].end() && n < max; ++it)
+    {
+        metas[n++] = it->meta;
+    }
+    return n;
 }
 
 bool

@@ -80,8 +80,35 @@ class NiccNetDevice : public NetDevice
     /// Start a transmission if the wire is idle and something is eligible.
     void TryTransmit();
 
-    /// True while a PFC pause received for `cls` is in force.
-    bool IsPaused(uint8_t cls) const { return Simulator::Now() < m_pausedUntil[cls]; }
+    /// True while a PFC pause received for `cls` is in force (and not
+    /// ignored: SetIgnorePause).
+    bool IsPaused(uint8_t cls) const
+    {
+        return !m_ignorePause[cls] && Simulator::Now() < m_pausedUntil[cls];
+    }
+    /// True while a received pause for `cls` would be in force, ignored or not.
+    bool IsPauseReceived(uint8_t cls) const { return Simulator::Now() < m_pausedUntil[cls]; }
+    /// PFC watchdog: transmit `cls` regardless of received pauses (they are
+    /// still recorded: IsPauseReceived, GetLastPauseRxTime).
+    void SetIgnorePause(uint8_t cls, bool ignore);
+    bool GetIgnorePause(uint8_t cls) const { return m_ignorePause[cls]; }
+    /// When the last received pause for `cls` ends or ended (a resume frame
+    /// sets it to its arrival; Time::Max while PauseUntilResume holds it).
+    Time GetPausedUntil(uint8_t cls) const { return m_pausedUntil[cls]; }
+    /// Arrival time of the last XOFF (quanta > 0) for `cls`; negative if none.
+    Time GetLastPauseRxTime(uint8_t cls) const { return m_lastPauseRx[cls]; }
+    /// Start of the pause in force for `cls` (the XOFF that paused it).
+    Time GetPauseStart(uint8_t cls) const { return m_pauseStart[cls]; }
+    /// Last time a pushed packet of `cls` started transmission (negative: never).
+    Time GetLastClassTxTime(uint8_t cls) const { return m_lastClassTx[cls]; }
+    /// Packets of `cls` that started transmission (pushed queues only).
+    uint64_t GetClassTxPackets(uint8_t cls) const { return m_classTxPackets[cls]; }
+    /// Remove every queued packet of `cls` and hand each (packet, meta) to
+    /// `cb` (PFC watchdog drop). Returns the packets removed.
+    uint32_t FlushQueue(uint8_t cls, Callback<void, Ptr<Packet>, uint32_t> cb);
+    /// Ingress port (meta & mask) of up to `max` queued packets of `cls`
+    /// from the head, for dependency scans; returns how many were written.
+    uint32_t PeekQueueMeta(uint8_t cls, uint32_t* metas, uint32_t max) const;
     /// Attribute PauseUntilResume: an XOFF holds until XON, its quanta ignored.
     bool GetPauseUntilResume() const { return m_pauseUntilResume; }
     uint64_t GetQueueBytes(uint8_t cls) const { return m_queueBytes[cls]; }
@@ -176,6 +203,11 @@ class NiccNetDevice : public NetDevice
     uint64_t m_totalQueueBytes{0};
     std::array<Time, MAX_CLASSES> m_pausedUntil{};
     std::array<EventId, MAX_CLASSES> m_pauseEvent;
+    std::array<bool, MAX_CLASSES> m_ignorePause{};
+    std::array<Time, MAX_CLASSES> m_lastPauseRx{};
+    std::array<uint64_t, MAX_CLASSES> m_classTxPackets{};
+    std::array<Time, MAX_CLASSES> m_pauseStart{};
+    std::array<Time, MAX_CLASSES> m_lastClassTx{};
     uint64_t m_txBytes{0};
     uint64_t m_stepPs{0};  ///< picoseconds per simulator time step
     uint64_t m_carryPs{0}; ///< wire time not yet accounted (< one step)

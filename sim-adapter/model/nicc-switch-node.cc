@@ -131,6 +131,41 @@ NiccSwitchNode::GetTypeId()
                           UintegerValue(32),
                           MakeUintegerAccessor(&NiccSwitchNode::m_trimSize),
                           MakeUintegerChecker<uint32_t>(NiccRoceHeader::BASE_SIZE, 1500))
+            .AddAttribute("PfcWatchdog",
+                          "PFC watchdog (SONiC pfcwd semantics, nicc-pfc-watchdog.h): a lossless "
+                          "egress queue paused with packets and no transmission for "
+                          "PfcWatchdogDetect is stormed; PfcWatchdogAction applies until no "
+                          "XOFF arrived for PfcWatchdogRestore. Off: nothing scheduled.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&NiccSwitchNode::SetPfcWatchdog,
+                                              &NiccSwitchNode::GetPfcWatchdogOn),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcWatchdogDetect",
+                          "PFC watchdog detection time (SONiC default 200 ms; 200 us here, "
+                          "runs being ms long).",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&NiccSwitchNode::SetWdDetect, &NiccSwitchNode::GetWdDetect),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PfcWatchdogRestore",
+                          "PFC watchdog restoration time: a stormed queue returns to normal "
+                          "once no XOFF arrived for this long (SONiC default 200 ms).",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&NiccSwitchNode::SetWdRestore, &NiccSwitchNode::GetWdRestore),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PfcWatchdogPoll",
+                          "PFC watchdog polling interval (SONiC default 100 ms).",
+                          TimeValue(MicroSeconds(20)),
+                          MakeTimeAccessor(&NiccSwitchNode::SetWdPoll, &NiccSwitchNode::GetWdPoll),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("PfcWatchdogAction",
+                          "What a stormed queue does: drop (its packets and new arrivals, "
+                          "pauses ignored) or forward (pauses ignored).",
+                          EnumValue(NiccPfcWatchdog::DROP),
+                          MakeEnumAccessor(&NiccSwitchNode::SetWdAction, &NiccSwitchNode::GetWdAction),
+                          MakeEnumChecker(NiccPfcWatchdog::DROP,
+                                          "drop",
+                                          NiccPfcWatchdog::FORWARD,
+                                          "forward"))
             .AddTraceSource("Trim",
                             "A DATA packet was trimmed: (original packet, ingress port, egress "
                             "port, egress queue bytes of its class).",
@@ -149,7 +184,7 @@ NiccSwitchNode::GetTypeId()
             .AddTraceSource("Drop",
                             "A packet was dropped: (packet, ingress port, reason: 0 no "
                             "route, 1 buffer, 2 headroom overflow, 3 trimmed header found no "
-                            "buffer).",
+                            "buffer, 4 PFC watchdog drop).",
                             MakeTraceSourceAccessor(&NiccSwitchNode::m_dropTrace),
                             "ns3::NiccSwitchNode::DropTracedCallback")
             .AddTraceSource("EcnMark",
@@ -184,6 +219,7 @@ NiccSwitchNode::DoDispose()
     {
         ev.Cancel();
     }
+    m_pfcWd.Stop();
     m_ports.clear();
     m_mmu = nullptr;
     m_rng = nullptr;
@@ -199,6 +235,41 @@ NiccSwitchNode::SetMmu(Ptr<NiccSwitchMmu> mmu)
     {
         NS_ABORT_MSG_UNLESS(m_ports.empty(), "set the Mmu before adding ports");
         m_mmu = mmu;
+    }
+}
+
+void
+NiccSwitchNode::SetPfcWatchdog(bool on)
+{
+    m_pfcWdOn = on;
+    if (on)
+    {
+        m_pfcWd.Start(this);
+    }
+    else
+    {
+        m_pfcWd.Stop();
+    }
+}
+
+void
+NiccSwitchNode::WatchdogDropOne(Ptr<Packet> p, uint32_t meta)
+{
+    m_mmu->Release(meta & META_PORT_MASK, m_flushCls, p->GetSize());
+    ++m_drops;
+    m_pfcWd.CountDrop(p->GetSize());
+    m_dropTrace(p, meta & META_PORT_MASK, DROP_PFC_WATCHDOG);
+}
+
+void
+NiccSwitchNode::WatchdogFlush(uint32_t port, uint8_t cls)
+{
+    m_flushPort = port;
+    m_flushCls = cls;
+    m_ports[port]->FlushQueue(cls, MakeCallback(&NiccSwitchNode::WatchdogDropOne, this));
+    if (!m_mmu->GetPausedList().empty())
+    {
+        CheckResumes();
     }
 }
 
@@ -380,6 +451,13 @@ NiccSwitchNode::AdmitAndEnqueue(Ptr<Packet> p,
                                 uint32_t meta,
                                 bool trimmed)
 {
+    if (m_pfcWdOn && m_pfcWd.IsDropping(outPort, cls))
+    {
+        ++m_drops;
+        m_pfcWd.CountDrop(p->GetSize());
+        m_dropTrace(p, inPort, DROP_PFC_WATCHDOG);
+        return false;
+    }
     const NiccSwitchMmu::Admission admission = m_mmu->Admit(inPort, cls, p->GetSize());
     if (admission == NiccSwitchMmu::DROP || admission == NiccSwitchMmu::DROP_HEADROOM)
     {

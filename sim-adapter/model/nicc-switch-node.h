@@ -27,6 +27,7 @@
 
 #include "nicc-ecn.h"
 #include "nicc-net-device.h"
+#include "nicc-pfc-watchdog.h"
 #include "nicc-switch-mmu.h"
 
 #include "ns3/node.h"
@@ -61,7 +62,11 @@ class NiccSwitchNode : public Node
         DROP_BUFFER = 1,
         DROP_HEADROOM_OVERFLOW = 2, ///< lossless data over its (port, class) headroom
         DROP_TRIM_NO_BUFFER = 3,    ///< trimming on, and not even the header found room
+        DROP_PFC_WATCHDOG = 4,      ///< a stormed queue under the watchdog's drop action
     };
+
+    /// Bits of a queued packet's meta word that hold its ingress port.
+    static constexpr uint32_t META_PORT_MASK = 0xFFFF;
 
     /// Signatures of the trace sources.
     typedef void (*QueueTracedCallback)(Ptr<const Packet> p,
@@ -128,12 +133,29 @@ class NiccSwitchNode : public Node
     /// Trimmed headers that found no buffer either (counted in GetDrops too).
     uint64_t GetTrimDrops() const { return m_trimDrops; }
 
+    /// The PFC watchdog (Attributes PfcWatchdog*; nicc-pfc-watchdog.h).
+    const NiccPfcWatchdog& GetPfcWatchdog() const { return m_pfcWd; }
+    /// Watchdog drop action: drop every queued packet of (port, cls),
+    /// returning their bytes to the MMU (counted as watchdog drops).
+    void WatchdogFlush(uint32_t port, uint8_t cls);
+
   protected:
     void DoDispose() override;
 
   private:
-    /// Bits of a queued packet's meta word that hold its ingress port.
-    static constexpr uint32_t META_PORT_MASK = 0xFFFF;
+    void SetPfcWatchdog(bool on);
+    bool GetPfcWatchdogOn() const { return m_pfcWdOn; }
+    void SetWdDetect(Time t) { m_pfcWd.detect = t; }
+    Time GetWdDetect() const { return m_pfcWd.detect; }
+    void SetWdRestore(Time t) { m_pfcWd.restore = t; }
+    Time GetWdRestore() const { return m_pfcWd.restore; }
+    void SetWdPoll(Time t) { m_pfcWd.poll = t; }
+    Time GetWdPoll() const { return m_pfcWd.poll; }
+    void SetWdAction(NiccPfcWatchdog::Action a) { m_pfcWd.action = a; }
+    NiccPfcWatchdog::Action GetWdAction() const { return m_pfcWd.action; }
+    void WatchdogDropOne(Ptr<Packet> p, uint32_t meta);
+    uint32_t m_flushPort{0};
+    uint8_t m_flushCls{0};
 
     uint32_t SelectEgressPort(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport);
     void Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p);
@@ -172,6 +194,8 @@ class NiccSwitchNode : public Node
     uint64_t m_trimThreshold{0};
     uint8_t m_trimClass{0};
     uint32_t m_trimSize{32};
+    bool m_pfcWdOn{false};
+    NiccPfcWatchdog m_pfcWd;
 
     /// HPCC-PINT: one port's utilisation and the last sample it came from.
     struct PintPort
