@@ -57,15 +57,15 @@ class MixedFabricTest : public TestCase
     }
 
   private:
-    static void Cnp(PerCc* c, Ptr<NiccNic> nic, uint32_t qpn, uint32_t)
+    static void Cnp(PerCc* c, NiccNic* nic, uint32_t qpn, uint32_t)
     {
         ++c->cnps[nic->GetQpCc(qpn)];
     }
-    static void Window(PerCc* c, Ptr<NiccNic> nic, uint32_t qpn, uint32_t)
+    static void Window(PerCc* c, NiccNic* nic, uint32_t qpn, uint32_t)
     {
         ++c->windows[nic->GetQpCc(qpn)];
     }
-    static void Rate(PerCc* c, Ptr<NiccNic> nic, uint32_t qpn, uint32_t)
+    static void Rate(PerCc* c, NiccNic* nic, uint32_t qpn, uint32_t)
     {
         ++c->rates[nic->GetQpCc(qpn)];
     }
@@ -100,9 +100,14 @@ class MixedFabricTest : public TestCase
         for (uint32_t i = 0; i < N; ++i)
         {
             Ptr<NiccNic> nic = nics.Install(senders[i]);
-            nic->TraceConnectWithoutContext("CnpRx", MakeBoundCallback(&MixedFabricTest::Cnp, &seen, nic));
-            nic->TraceConnectWithoutContext("Window", MakeBoundCallback(&MixedFabricTest::Window, &seen, nic));
-            nic->TraceConnectWithoutContext("Rate", MakeBoundCallback(&MixedFabricTest::Rate, &seen, nic));
+            // A raw pointer: a Ptr bound into the NIC's own trace source would
+            // keep the NIC alive past Simulator::Destroy (a reference cycle).
+            nic->TraceConnectWithoutContext("CnpRx",
+                                            MakeBoundCallback(&MixedFabricTest::Cnp, &seen, PeekPointer(nic)));
+            nic->TraceConnectWithoutContext("Window",
+                                            MakeBoundCallback(&MixedFabricTest::Window, &seen, PeekPointer(nic)));
+            nic->TraceConnectWithoutContext("Rate",
+                                            MakeBoundCallback(&MixedFabricTest::Rate, &seen, PeekPointer(nic)));
             nics.AddFlow(senders[i], rxHost, SIZE, MicroSeconds(1), kinds[i]);
         }
         nics.StopWhenAllComplete();
