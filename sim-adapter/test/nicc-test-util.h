@@ -1,7 +1,8 @@
 /*
  * nicc-test-util.h — helpers the ns-3 suites share (test code only):
  * run a built-in scenario with key=value overrides, and the latest
- * completion time of a run.
+ * completion time of a run; a fresh temporary directory per test case, a
+ * file written into it, a substring test, a shipped scenario's path.
  *
  *   NiccScenarioResult r;
  *   std::string err;
@@ -14,6 +15,9 @@
 #include "ns3/nicc-module.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,6 +54,38 @@ NiccLastCompletionNs(const NiccScenarioResult& r)
         }
     }
     return last;
+}
+
+// A fresh directory under the system temp directory, one per test case.
+inline std::filesystem::path
+NiccTestDir(const std::string& tag)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                         ("nicc-test-" + std::to_string(::getpid()) + "-" + tag);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+inline std::string
+NiccWriteFile(const std::filesystem::path& dir, const std::string& name, const std::string& text)
+{
+    const std::filesystem::path p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+inline bool
+NiccContains(const std::string& s, const std::string& part)
+{
+    return s.find(part) != std::string::npos;
+}
+
+// The shipped examples (sim-adapter/scenarios/, next to the data directory).
+inline std::string
+NiccShipped(const std::string& name)
+{
+    return (std::filesystem::path(NiccScenario::DataDir()) / ".." / "scenarios" / name).lexically_normal().string();
 }
 
 } // namespace ns3
