@@ -51,7 +51,7 @@ NiccDescribeBufferNeed(Ptr<NiccSwitchNode> sw)
         os << "largest " << Grouped(maxHeadroom) << " B, " << Grouped(total)
            << " B summed over ports";
     }
-    os << "; 2 x rate x delay + 2 maximum frames + headroom_extra_bytes) + ";
+    os << "; 2 x rate x delay + 3 maximum frames + headroom_extra_bytes) + ";
     if (mmu->GetReserveTotal() > 0)
     {
         os << Grouped(mmu->GetReserveTotal()) << " B of per-(port, class) reserve + ";

@@ -33,7 +33,7 @@ enum class NiccHeadroomPolicy : uint8_t
     SHRINK = 1, ///< scale the headroom down to fit; warn
 };
 
-/// "switch node 5: 65 ports x 1 lossless class x 252 196 B headroom ..." for
+/// "switch node 5: 65 ports x 1 lossless class x 253 294 B headroom ..." for
 /// one switch: how its required buffer is made up.
 std::string NiccDescribeBufferNeed(Ptr<NiccSwitchNode> sw);
 

@@ -72,8 +72,10 @@ NiccSwitchMmu::GetTypeId()
                           MakeDoubleChecker<double>(0.0, 64.0))
             .AddAttribute("HeadroomFrames",
                           "PFC headroom per (port, class): plus this many maximum frames "
-                          "(MTU + header + full INT stack; the HPCC simulator adds none).",
-                          UintegerValue(2),
+                          "(MTU + header + full INT stack): the frame that crossed the "
+                          "threshold, one sent ahead of the pause, one the upstream has "
+                          "started (the HPCC simulator adds none).",
+                          UintegerValue(3),
                           MakeUintegerAccessor(&NiccSwitchMmu::m_headroomFrames),
                           MakeUintegerChecker<uint32_t>(0, 64))
             .AddAttribute("HeadroomFixed",
@@ -120,10 +122,12 @@ uint64_t
 NiccSwitchMmu::HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes)
 {
     // Bytes in flight during one round trip of the cable (pause travelling
-    // up, data still travelling down) plus a frame the upstream has started
-    // and a frame this port is sending ahead of the pause frame.
+    // up, data still travelling down) plus three frames: the one whose
+    // arrival crossed the threshold (it is already in the headroom when the
+    // pause is decided), a frame this port is sending ahead of the pause
+    // frame and a frame the upstream has started.
     const double inflight = 2.0 * static_cast<double>(bps) * delay.GetSeconds() / 8.0;
-    return static_cast<uint64_t>(inflight + 0.5) + 2ULL * mtuFrameBytes;
+    return static_cast<uint64_t>(inflight + 0.5) + 3ULL * mtuFrameBytes;
 }
 
 uint64_t

@@ -14,7 +14,7 @@
  * Equations (bytes):
  *   SharedSize = BufferSize - sum over (port, lossless class) of Headroom
  *   T          = Alpha * (SharedSize - SharedUsed)         dynamic threshold
- *   Headroom   = 2 * rate * delay / 8 + 2 * MtuFrame + HeadroomExtra
+ *   Headroom   = 2 * rate * delay / 8 + 3 * MtuFrame + HeadroomExtra
  *                (factors: HeadroomDelayFactor, HeadroomFrames; or HeadroomFixed)
  *   XOFF when  shared(i,c) + bytes > T at arrival: the packet goes to the
  *              headroom of (i,c) and a pause is due; drop if headroom is full.
@@ -71,7 +71,9 @@ class NiccSwitchMmu : public Object
     NiccSwitchMmu();
 
     /// PFC headroom of one (port, class) for a link of `bps` bit/s and one-way
-    /// `delay`: two in-flight link delays of data plus two maximum frames.
+    /// `delay`: two in-flight link delays of data plus three maximum frames
+    /// (the frame that crossed the threshold, one sent ahead of the pause,
+    /// one the upstream has started).
     static uint64_t HeadroomBytes(uint64_t bps, Time delay, uint32_t mtuFrameBytes);
     /// The same under this MMU's Attributes: HeadroomFixed if set, else
     /// HeadroomDelayFactor * rate * delay / 8 + HeadroomFrames * mtuFrameBytes.
@@ -171,7 +173,7 @@ class NiccSwitchMmu : public Object
     uint64_t m_dropsHeadroom{0};
     // Attributes (headroom sizing).
     double m_headroomDelayFactor{2.0};
-    uint32_t m_headroomFrames{2};
+    uint32_t m_headroomFrames{3};
     uint64_t m_headroomFixed{0};
     DataRate m_alphaReference{0};    ///< Attribute PfcAlphaReferenceRate
     std::vector<double> m_alphaScale; ///< per port: 2^doublings

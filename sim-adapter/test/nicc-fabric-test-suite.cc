@@ -114,8 +114,8 @@ class PfcThresholdTest : public TestCase
     void DoRun() override
     {
         NS_TEST_ASSERT_MSG_EQ(NiccSwitchMmu::HeadroomBytes(100000000000ULL, MicroSeconds(1), 1100),
-                              27200u,
-                              "2 * 100 Gb/s * 1 us / 8 + 2 MTU frames");
+                              28300u,
+                              "2 * 100 Gb/s * 1 us / 8 + 3 MTU frames");
 
         const uint64_t buffer = 1000000;
         const uint64_t headroom = 50000;

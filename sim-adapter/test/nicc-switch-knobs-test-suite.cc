@@ -105,7 +105,7 @@ class HeadroomKnobsTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100),
                               NiccSwitchMmu::HeadroomBytes(100000000000ull, us, 1100),
                               "defaults = the static formula");
-        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100), 27200u, "");
+        NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100), 28300u, "");
         mmu->SetAttribute("HeadroomDelayFactor", DoubleValue(3.0));
         mmu->SetAttribute("HeadroomFrames", UintegerValue(0));
         NS_TEST_EXPECT_MSG_EQ(mmu->ComputeHeadroom(100000000000ull, us, 1100), 37500u,
@@ -299,9 +299,9 @@ class TierBufferTest : public TestCase
             ok = ok && s.SetPair(kv, &err);
         }
         NS_TEST_ASSERT_MSG_EQ(ok, true, err);
-        // Leaf: 2 hosts at 100 Gb/s + 2 uplinks at 100 Gb/s = 4 x 27 196 + 4 x 1 098.
+        // Leaf: 2 hosts at 100 Gb/s + 2 uplinks at 100 Gb/s = 4 x 28 294 + 4 x 1 098.
         NS_TEST_EXPECT_MSG_EQ(s.Run(&r, &err), false, "the edge buffer is too small");
-        NS_TEST_EXPECT_MSG_NE(err.find("needs 113 176 B"), std::string::npos, err);
+        NS_TEST_EXPECT_MSG_NE(err.find("needs 117 568 B"), std::string::npos, err);
         NS_TEST_EXPECT_MSG_NE(err.find("buffer_bytes is 100 000 B"), std::string::npos, err);
     }
 };
