@@ -548,28 +548,6 @@ NiccScenario::KeyHelp()
 }
 
 bool
-NiccScenario::Select(const std::string& name, std::string* error)
-{
-    if (std::find(Names().begin(), Names().end(), name) == Names().end())
-    {
-        *error = "unknown scenario '" + name +
-                 "' (built-in: incast, fairness, leaf-spine, ai-cluster; or a scenario file: a "
-                 "path ending in .toml)";
-        return false;
-    }
-    m_name = name;
-    m_label.clear();
-    m_values.clear();
-    m_aliasesUsed.clear();
-    m_userSet.clear();
-    for (const auto& k : Keys())
-    {
-        m_values[k.name] = DefaultFor(name, k.name);
-    }
-    return true;
-}
-
-bool
 NiccScenario::Set(const std::string& key, const std::string& value, std::string* error)
 {
     const NiccScenarioKey* k = FindKey(key);
@@ -624,18 +602,6 @@ NiccScenario::ApplyCompat(std::string* error)
         }
     }
     return true;
-}
-
-bool
-NiccScenario::SetPair(const std::string& pair, std::string* error)
-{
-    const size_t eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0)
-    {
-        *error = "expected key=value, got '" + pair + "'";
-        return false;
-    }
-    return Set(pair.substr(0, eq), pair.substr(eq + 1), error);
 }
 
 std::string
