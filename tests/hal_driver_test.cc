@@ -13,24 +13,16 @@
 #include "nicc/hal/backend.h"
 #include "nicc/hal/clock.h"
 
+#include "hal_recorder.h"
+
 namespace hal = nicc::hal;
 namespace dq = nicc::dcqcn;
 namespace sp = nicc::spray;
 
 namespace {
 
-struct Recorder {
-  struct Call {
-    hal::FlowId flow;
-    nicc::Action action;
-  };
-  std::vector<Call> calls;
-  std::vector<Call> rx_calls;
-  void Apply(hal::FlowId flow, const nicc::Action& a) { calls.push_back({flow, a}); }
-  void ApplyRx(hal::FlowId flow, const nicc::Action& a) { rx_calls.push_back({flow, a}); }
-};
+using hal_test::Recorder;
 using AnyTx = hal::AnySenderSlot;
-static_assert(hal::BackendCheck<Recorder>::value, "Recorder is a backend");
 
 hal::DriverConfig MakeConfig(hal::CcKind cc, sp::Policy policy, uint32_t ev_bits, bool ecn_rule) {
   hal::DriverConfig cfg{};

@@ -11,28 +11,15 @@
 #include "nicc/hal/backend.h"
 #include "nicc/hal/driver.h"
 
+#include "hal_recorder.h"
+
 namespace hal = nicc::hal;
 namespace dq = nicc::dcqcn;
 namespace sp = nicc::spray;
 
 namespace {
 
-struct Recorder {
-  struct Call {
-    hal::FlowId flow;
-    nicc::Action action;
-  };
-  std::vector<Call> calls;
-  std::vector<Call> rx_calls;
-  void Apply(hal::FlowId flow, const nicc::Action& a) { calls.push_back({flow, a}); }
-  void ApplyRx(hal::FlowId flow, const nicc::Action& a) { rx_calls.push_back({flow, a}); }
-  size_t CountFor(hal::FlowId f) const {
-    size_t n = 0;
-    for (const Call& c : calls) n += c.flow == f ? 1 : 0;
-    return n;
-  }
-};
-static_assert(hal::BackendCheck<Recorder>::value, "Recorder is a backend");
+using hal_test::Recorder;
 
 hal::DriverConfig MakeConfig(hal::CcKind cc) {
   hal::DriverConfig cfg{};
