@@ -3,6 +3,8 @@
  */
 #include "nicc-nic-helper.h"
 
+#include "ns3/nicc-mpi.h"
+
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
 
@@ -76,6 +78,14 @@ NiccNicHelper::AddFlow(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, Time start,
     Ptr<NiccNic> nic = GetNic(src);
     NS_ABORT_MSG_UNLESS(nic && GetNic(dst), "both hosts of a flow need a NiccNic");
     const uint32_t id = static_cast<uint32_t>(m_flows.size());
+    if (src->GetSystemId() != NiccMpi::Rank())
+    {
+        // Another MPI rank runs this flow: keep its id and static fields so
+        // that flow ids and the merged fct.csv match a one-process run.
+        m_flows.push_back(
+            NiccFlowRecord{id, src->GetId(), dst->GetId(), bytes, start.GetNanoSeconds(), -1, 0, nullptr, 0, cc});
+        return id;
+    }
     const uint32_t qpn = nic->AddFlow(id, dst->GetId(), bytes, start, cc);
     m_flows.push_back(NiccFlowRecord{id,
                                      src->GetId(),
@@ -112,6 +122,10 @@ NiccNicHelper::GetFlowRecords() const
     std::vector<NiccFlowRecord> out = m_flows;
     for (NiccFlowRecord& r : out)
     {
+        if (!r.nic)
+        {
+            continue; // run by another MPI rank
+        }
         r.ackedBytes = r.nic->GetQpAckedBytes(r.qpn);
         if (r.nic->IsQpDone(r.qpn))
         {

@@ -38,7 +38,7 @@ struct NiccFlowRecord
     int64_t startNs;
     int64_t fctNs;        ///< -1 while not complete
     uint64_t ackedBytes;  ///< bytes acknowledged so far
-    Ptr<NiccNic> nic;     ///< the sender's NIC
+    Ptr<NiccNic> nic;     ///< the sender's NIC (null: another MPI rank runs the flow)
     uint32_t qpn;         ///< the QP on that NIC
     nicc::hal::CcKind cc; ///< the flow's congestion control
 };

@@ -26,11 +26,13 @@
 #include "nicc-flow-file.h"
 #include "nicc-scenario.h"
 #include "nicc-scenario-meters.h"
+#include "nicc-scenario-mpi.h"
 #include "nicc-workload.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/nicc-mpi.h"
 #include "ns3/node-list.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -87,8 +89,13 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     const RngScope rng(U("seed"), U("run"));
     r->rngSeed = rng.seed;
     r->rngRun = rng.run;
+    if (!CheckMpiKeys(error)) // before the simulator is made: MPI picks its implementation
+    {
+        return false;
+    }
+    const uint32_t mpiRanks = static_cast<uint32_t>(U("mpi_ranks"));
     ObjectFactory sched;
-    sched.SetTypeId(Get("scheduler") == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::MapScheduler");
+    sched.SetTypeId(SchedulerTypeId());
     Simulator::SetScheduler(sched);
 
     // Workload inputs first: a bad CDF file is a configuration error.
@@ -268,6 +275,10 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         p.fabricRate = fabricDr;
         p.delay = delay;
         NiccFatTreeTopology ft = fabric.BuildFatTree(p);
+        if (mpiRanks > 0)
+        {
+            NiccPartitionFatTree(ft, p, mpiRanks, Get("partition") == "pod");
+        }
         t.hosts = ft.hosts;
         t.hostDevices = ft.hostDevices;
         nameAll(ft.cores, "core");
@@ -319,6 +330,10 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     else
     {
         NiccLeafSpineTopology ls = fabric.BuildLeafSpine(leaves, spines, hpl, hostDr, fabricDr, delay);
+        if (mpiRanks > 0)
+        {
+            NiccPartitionLeafSpine(ls, mpiRanks);
+        }
         t.hosts = ls.hosts;
         t.hostDevices = ls.hostDevices;
         nameAll(ls.spines, "spine");
@@ -328,6 +343,15 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         Simulator::Destroy();
         return false;
+    }
+    if (mpiRanks > 0 && NiccMpi::Rank() == 0)
+    {
+        std::fprintf(stderr, "nicc-sim: %u MPI ranks, partition=%s, %u links cross ranks\n", mpiRanks,
+                     Get("partition").c_str(), NiccPartitionLinks(fabric));
+    }
+    else if (mpiRanks > 0)
+    {
+        NiccPartitionLinks(fabric);
     }
     edgeOf.assign(NodeList::GetNNodes(), -1);
     for (uint32_t h = 0; h < nHosts; ++h)
@@ -465,13 +489,18 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                     NanoSeconds(static_cast<int64_t>(std::llround(D("warmup_us") * 1000.0))),
                     NanoSeconds(static_cast<int64_t>(std::llround(D("rate_window_us") * 1000.0))),
                     stop,
-                    m_progress,
-                    poissonLoad <= 0 && D("incast_load") <= 0,
+                    m_progress && NiccMpi::Rank() == 0,
+                    // Under MPI no rank sees every flow end: runs last stop_ms.
+                    poissonLoad <= 0 && D("incast_load") <= 0 && mpiRanks == 0,
                     U("permutation_bytes") > 0,
                     std::vector<uint64_t>(NICC_FLOW_KINDS, 0),
                     0,
                     false,
-                    wall0};
+                    wall0,
+                    0,
+                    0,
+                    0,
+                    {}};
     for (const auto& sw : fabric.GetSwitches())
     {
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
@@ -552,6 +581,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->hosts = nHosts;
     r->hostRateGbps = hostBps / 1e9;
     r->flows = nics.GetFlowRecords();
+    NiccMergeFlows(&r->flows);
     // Each flow's path: switches crossed and summed link delay of a shortest
     // path (BFS over the links; every stock topology is symmetric, so this is
     // 1 / 3 / 5 switches as its shape says), host link rates at both ends
@@ -639,6 +669,12 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         p.Close(end);
     }
+    r->events = Simulator::GetEventCount(); // under MPI: summed over the ranks
+    NiccMergeCounters(r, &reorder.hist, &reorder.max);
+    if (mpiRanks > 0)
+    {
+        s.MergeWindows();
+    }
     uint64_t ooo = 0;
     for (uint64_t c : reorder.hist)
     {
@@ -647,8 +683,15 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->oooHistogram = reorder.hist;
     r->oooHistogram[0] = r->rxDataPackets > ooo ? r->rxDataPackets - ooo : 0;
     r->oooMax = reorder.max;
+    std::vector<uint64_t> txBytes; // per device; summed over MPI ranks
     for (const auto& dev : allDevices)
     {
+        txBytes.push_back(dev->GetTxBytes());
+    }
+    NiccMpi::SumToRoot(&txBytes);
+    for (size_t i = 0; i < allDevices.size(); ++i)
+    {
+        const Ptr<NiccNetDevice>& dev = allDevices[i];
         const uint32_t from = dev->GetNode()->GetId();
         const uint32_t to = dev->GetPeer()->GetNode()->GetId();
         const double bps = static_cast<double>(dev->GetDataRate().GetBitRate());
@@ -656,8 +699,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                        name[to],
                        edgeOf[from] >= 0 ? "up" : (edgeOf[to] >= 0 ? "down" : "fabric"),
                        bps / 1e9,
-                       dev->GetTxBytes(),
-                       r->simSeconds > 0 ? static_cast<double>(dev->GetTxBytes()) * 8.0 / (bps * r->simSeconds)
+                       txBytes[i],
+                       r->simSeconds > 0 ? static_cast<double>(txBytes[i]) * 8.0 / (bps * r->simSeconds)
                                          : 0.0};
         r->links.push_back(l);
         if (l.kind == "fabric")
@@ -685,7 +728,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         r->permutationThroughput =
             acked * 8.0 / (goodputPerHost * nHosts * (end - s.warmup).GetSeconds());
     }
-    r->events = Simulator::GetEventCount();
     r->txQpStateBytes = NiccNic::TxQpStateBytes();
     r->rxQpStateBytes = NiccNic::RxQpStateBytes();
     Simulator::Destroy();

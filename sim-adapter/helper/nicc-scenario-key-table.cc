@@ -46,7 +46,19 @@ ScenarioKeyRows()
     {"run", "uint", 0, U32, "0",
      "ns-3 RngRun: independent replications under one seed; 0 = the RngRun global value "
      "(nicc-sim --RngRun=N or NS_GLOBAL_VALUE=\"RngRun=N\"; 1 by default)"},
-    {"scheduler", "pq|map", 0, 0, "pq", "ns-3 core scheduler: PriorityQueue or Map"},
+    {"scheduler", "pq|map|ordered", 0, 0, "pq",
+     "ns-3 core scheduler: PriorityQueue, Map, or ordered (NiccOrderedScheduler: events of one "
+     "nanosecond in link order, not insertion order; implied by mpi_ranks)"},
+    {"mpi_ranks", "uint", 0, 4096, "0",
+     "fabric scenarios: run one simulation across this many MPI ranks (mpirun -np N nicc-sim "
+     "...; needs ns-3 with MPI, scripts/build-ns3-mpi.sh); 0 = one process as usual. Any value "
+     "> 0 implies scheduler=ordered, so that -np 1 and -np N give identical results "
+     "(docs/scale.md)"},
+    {"partition", "pod|leaf", 0, 0, "pod",
+     "mpi_ranks: the nodes each rank owns, in contiguous blocks: pod = the fat-tree's pods "
+     "(ToRs, aggregation switches and hosts of a pod together), leaf = its ToRs with their "
+     "hosts (aggregation switches in blocks of their own); leaf-spine: leaves with their hosts "
+     "either way. Core / spine switches are spread over the ranks in blocks"},
     {"topology", "leaf-spine|fat-tree|rail|file", 0, 0, "leaf-spine",
      "fabric: leaf-spine (leaves, spines, hosts_per_leaf); fat-tree (pods, tors_per_pod, "
      "aggs_per_pod, cores, hosts_per_leaf = hosts per ToR; HPCC's 320 hosts: "

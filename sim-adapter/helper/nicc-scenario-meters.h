@@ -18,6 +18,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/nicc-mpi.h"
 #include "ns3/node-list.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -130,6 +131,7 @@ struct FabricSampler
     double lastPrint{0};
     uint64_t lastEvents{0};
     uint32_t tick{0};
+    std::vector<uint64_t> windowBytes; ///< [window * NICC_FLOW_KINDS + kind] bytes acknowledged
 
     void Sample()
     {
@@ -169,14 +171,13 @@ struct FabricSampler
         {
             now[static_cast<uint32_t>(work->GetKind(f.id))] += f.ackedBytes;
         }
-        std::vector<double> gbps(NICC_FLOW_KINDS, 0.0);
         for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
         {
-            gbps[k] = static_cast<double>(now[k] - lastByKind[k]) * 8.0 / window.GetSeconds() / 1e9;
+            windowBytes.push_back(now[k] - lastByKind[k]);
         }
         lastByKind = now;
         out->seriesTimeUs.push_back(Simulator::Now().GetSeconds() * 1e6);
-        out->seriesGbpsByKind.push_back(gbps);
+        out->seriesGbpsByKind.push_back(Gbps(windowBytes.size() / NICC_FLOW_KINDS - 1));
         const bool allDone = nics->GetNCompleted() == nics->GetNFlows() &&
                              work->CollectivesDone() &&
                              (!hasPermutation || !work->GetPermutation().empty()) &&
@@ -186,6 +187,28 @@ struct FabricSampler
             Simulator::Stop();
         }
         Simulator::Schedule(window, &FabricSampler::Window, this);
+    }
+
+    /// Goodput per kind of window w, from windowBytes.
+    std::vector<double> Gbps(std::size_t w) const
+    {
+        std::vector<double> gbps(NICC_FLOW_KINDS, 0.0);
+        for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+        {
+            gbps[k] = static_cast<double>(windowBytes[w * NICC_FLOW_KINDS + k]) * 8.0 / window.GetSeconds() / 1e9;
+        }
+        return gbps;
+    }
+
+    /// Under MPI: every rank acknowledged the bytes of its own flows; the
+    /// series of the whole fabric is their sum (on rank 0).
+    void MergeWindows()
+    {
+        NiccMpi::SumToRoot(&windowBytes);
+        for (std::size_t w = 0; w < out->seriesGbpsByKind.size(); ++w)
+        {
+            out->seriesGbpsByKind[w] = Gbps(w);
+        }
     }
 
     void Snapshot()

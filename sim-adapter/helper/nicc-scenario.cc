@@ -278,6 +278,17 @@ NiccScenario::MonitorConfig() const
     return c;
 }
 
+std::string
+NiccScenario::SchedulerTypeId() const
+{
+    const std::string s = Get("scheduler");
+    if (s == "ordered" || U("mpi_ranks") > 0)
+    {
+        return "ns3::NiccOrderedScheduler";
+    }
+    return s == "map" ? "ns3::MapScheduler" : "ns3::PriorityQueueScheduler";
+}
+
 bool
 NiccScenario::UseSelectiveRepeat() const
 {
@@ -315,7 +326,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     r->rngSeed = rng.seed;
     r->rngRun = rng.run;
     ObjectFactory sched;
-    sched.SetTypeId(Get("scheduler") == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::MapScheduler");
+    sched.SetTypeId(SchedulerTypeId());
     Simulator::SetScheduler(sched);
 
     const uint32_t senders = static_cast<uint32_t>(U("senders"));

@@ -324,6 +324,11 @@ class NiccScenario
                      std::string* error) const;
     /// Check the fault keys' syntax (before anything is built).
     bool CheckFaultKeys(std::string* error) const;
+    /// mpi_ranks > 0: refuse what does not run across ranks, then start MPI
+    /// (nicc-scenario-mpi.cc). True at once when mpi_ranks is 0.
+    bool CheckMpiKeys(std::string* error) const;
+    /// The ns-3 scheduler TypeId of key `scheduler` (ordered under mpi_ranks).
+    std::string SchedulerTypeId() const;
 };
 
 } // namespace ns3

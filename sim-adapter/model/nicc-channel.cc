@@ -3,7 +3,9 @@
  */
 #include "nicc-channel.h"
 
+#include "nicc-mpi.h"
 #include "nicc-net-device.h"
+#include "nicc-ordered-scheduler.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -94,14 +96,59 @@ NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
         Lose(p, src->GetNode()->GetId(), m_up ? LOST_CORRUPTION : LOST_LINK_DOWN);
         return;
     }
+    if (m_remote[dst])
+    {
+        // The far end belongs to another MPI rank: it gets the frame at the
+        // same time through Deliver() there.
+        NiccMpi::Send(p, Simulator::Now() + txTime + m_delay, m_dev[dst]->GetNode()->GetId(),
+                      m_dev[dst]->GetIfIndex());
+        return;
+    }
     // A frame on the wire when the link goes down is lost at its arrival.
+    Simulator::ScheduleWithContext(
+        m_dev[dst]->GetNode()->GetId(),
+        txTime + m_delay,
+        new NiccArrivalEvent(this, p, static_cast<uint8_t>(dst), m_downs,
+                             NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst))));
+}
+
+void
+NiccChannel::Partition(uint32_t rank)
+{
+    if (m_nDevices < 2)
+    {
+        return;
+    }
+    for (std::size_t k = 0; k < 2; ++k)
+    {
+        m_remote[k] = m_dev[k]->GetNode()->GetSystemId() != rank;
+    }
+    for (std::size_t k = 0; k < 2; ++k)
+    {
+        if (!m_remote[k] && m_remote[1 - k])
+        {
+            NiccMpi::Listen(m_dev[k], MakeCallback(&NiccChannel::Deliver, this));
+        }
+    }
+}
+
+bool
+NiccChannel::CrossesRanks() const
+{
+    return m_remote[0] != m_remote[1];
+}
+
+void
+NiccChannel::Deliver(Ptr<Packet> p)
+{
+    // Called at the frame's arrival time on the rank of the local end; the
+    // arrival event orders it among this nanosecond's arrivals by link, as a
+    // frame sent on this rank would be (NiccOrderedScheduler).
+    const uint8_t dst = m_remote[0] ? 1 : 0; // the local end
     Simulator::ScheduleWithContext(m_dev[dst]->GetNode()->GetId(),
-                                   txTime + m_delay,
-                                   &NiccChannel::Arrive,
-                                   this,
-                                   p,
-                                   dst,
-                                   m_downs);
+                                   Time(0),
+                                   new NiccArrivalEvent(this, p, dst, m_downs,
+                                                        NiccOrderedScheduler::ArrivalKey(GetId(), dst)));
 }
 
 void

@@ -67,6 +67,15 @@ class NiccChannel : public Channel
     uint64_t GetLostBytes(LossCause c) const { return m_lostBytes[c]; }
     Time GetDelay() const { return m_delay; }
     Ptr<NiccNetDevice> GetPeer(Ptr<const NiccNetDevice> dev) const;
+    /// Under MPI (NiccMpi): mark the ends whose node's SystemId is not
+    /// `rank` as remote; frames towards a remote end go to its rank, and a
+    /// local end facing a remote one listens for them. Call once the nodes'
+    /// SystemIds are set, before the run.
+    void Partition(uint32_t rank);
+    /// One end is on this rank and the other is not (after Partition).
+    bool CrossesRanks() const;
+    /// A frame reaches end `dst` (the arrival event; also after a link fault).
+    void Arrive(Ptr<Packet> p, std::size_t dst, uint64_t downs);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -78,7 +87,8 @@ class NiccChannel : public Channel
     Time m_delay;
     Ptr<NiccNetDevice> m_dev[2];
     std::size_t m_nDevices{0};
-    void Arrive(Ptr<Packet> p, std::size_t dst, uint64_t downs);
+    bool m_remote[2]{false, false}; ///< end k is on another MPI rank (Partition)
+    void Deliver(Ptr<Packet> p);
     void Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c);
 
     bool m_up{true};

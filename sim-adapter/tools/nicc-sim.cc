@@ -183,8 +183,26 @@ KeyList()
 
 } // namespace
 
+namespace
+{
+int Main(int argc, char* argv[]);
+} // namespace
+
 int
 main(int argc, char* argv[])
+{
+    // Under mpi_ranks the scenario started MPI: it ends with the process, on
+    // every path out of Main.
+    const int rc = Main(argc, argv);
+    ns3::NiccMpi::Finish();
+    return rc;
+}
+
+namespace
+{
+
+int
+Main(int argc, char* argv[])
 {
     absl::SetProgramUsageMessage(
         "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json (fabric\n"
@@ -390,6 +408,10 @@ main(int argc, char* argv[])
         return 2;
     }
 
+    if (ns3::NiccMpi::Rank() != 0)
+    {
+        return 0; // rank 0 has every rank's figures and writes them
+    }
     if (!ns3::NiccWriteScenarioOutputs(scenario, r, dir.string(), &error))
     {
         std::fprintf(stderr, "nicc-sim: --out: %s\n", error.c_str());
@@ -479,3 +501,5 @@ main(int argc, char* argv[])
     }
     return 0;
 }
+
+} // namespace
