@@ -90,6 +90,10 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" -j "$jobs"
 ninja -C "$build" install >/dev/null
+# ns-3 does not install this header; nicc needs its BoundLookAhead (the
+# lookahead one nanosecond below the shortest link crossing ranks, so that a
+# frame with no serialization time still lands after the granted window).
+install -m 644 "$tree/src/mpi/model/distributed-simulator-impl.h" "$prefix/include/ns3/"
 test -f "$prefix/lib/cmake/ns3/ns3Config.cmake" || {
   echo "build-ns3-mpi.sh: install left no $prefix/lib/cmake/ns3/ns3Config.cmake" >&2; exit 1; }
 echo "build-ns3-mpi.sh: ns-3 $upstream with MPI in $prefix"

@@ -96,10 +96,14 @@ NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
         Lose(p, src->GetNode()->GetId(), m_up ? LOST_CORRUPTION : LOST_LINK_DOWN);
         return;
     }
+    const uint64_t seq = m_sent[dst]++;
     if (m_remote[dst])
     {
         // The far end belongs to another MPI rank: it gets the frame at the
-        // same time through Deliver() there.
+        // same time through Deliver() there, with its send number.
+        NiccSeqTag tag;
+        tag.seq = seq;
+        p->AddPacketTag(tag);
         NiccMpi::Send(p, Simulator::Now() + txTime + m_delay, m_dev[dst]->GetNode()->GetId(),
                       m_dev[dst]->GetIfIndex());
         return;
@@ -109,7 +113,7 @@ NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
         m_dev[dst]->GetNode()->GetId(),
         txTime + m_delay,
         new NiccArrivalEvent(this, p, static_cast<uint8_t>(dst), m_downs,
-                             NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst))));
+                             NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst)), seq));
 }
 
 void
@@ -145,10 +149,12 @@ NiccChannel::Deliver(Ptr<Packet> p)
     // arrival event orders it among this nanosecond's arrivals by link, as a
     // frame sent on this rank would be (NiccOrderedScheduler).
     const uint8_t dst = m_remote[0] ? 1 : 0; // the local end
+    NiccSeqTag tag;
+    p->RemovePacketTag(tag);
     Simulator::ScheduleWithContext(m_dev[dst]->GetNode()->GetId(),
                                    Time(0),
                                    new NiccArrivalEvent(this, p, dst, m_downs,
-                                                        NiccOrderedScheduler::ArrivalKey(GetId(), dst)));
+                                                        NiccOrderedScheduler::ArrivalKey(GetId(), dst), tag.seq));
 }
 
 void

@@ -88,6 +88,7 @@ class NiccChannel : public Channel
     Ptr<NiccNetDevice> m_dev[2];
     std::size_t m_nDevices{0};
     bool m_remote[2]{false, false}; ///< end k is on another MPI rank (Partition)
+    uint64_t m_sent[2]{0, 0};       ///< frames sent towards end k (NiccOrderedScheduler)
     void Deliver(Ptr<Packet> p);
     void Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c);
 

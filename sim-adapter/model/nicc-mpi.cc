@@ -5,7 +5,9 @@
 #include "nicc-mpi.h"
 
 #ifdef NICC_NS3_MPI
+#include "ns3/distributed-simulator-impl.h"
 #include "ns3/global-value.h"
+#include "ns3/simulator.h"
 #include "ns3/make-event.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
@@ -81,6 +83,16 @@ void
 NiccMpi::Send(Ptr<Packet> p, Time rxTime, uint32_t node, uint32_t ifIndex)
 {
     MpiInterface::SendPacket(p, rxTime, node, ifIndex);
+}
+
+void
+NiccMpi::BoundLookAhead(Time t)
+{
+    Ptr<DistributedSimulatorImpl> impl = DynamicCast<DistributedSimulatorImpl>(Simulator::GetImplementation());
+    if (impl)
+    {
+        impl->BoundLookAhead(t);
+    }
 }
 
 void
@@ -205,6 +217,11 @@ NiccMpi::Finish()
 
 void
 NiccMpi::Send(Ptr<Packet> /*p*/, Time /*rxTime*/, uint32_t /*node*/, uint32_t /*ifIndex*/)
+{
+}
+
+void
+NiccMpi::BoundLookAhead(Time /*t*/)
 {
 }
 

@@ -53,6 +53,9 @@ class NiccMpi
 
     /// Deliver `p` at rxTime to device ifIndex of node `node` on its rank.
     static void Send(Ptr<Packet> p, Time rxTime, uint32_t node, uint32_t ifIndex);
+    /// Bound the distributed simulator's lookahead (the granted time window)
+    /// to `t`, before Simulator::Run(). No-op without MPI.
+    static void BoundLookAhead(Time t);
     /// Frames sent to `dev` from other ranks go to `cb` at their rxTime.
     static void Listen(Ptr<NetDevice> dev, Callback<void, Ptr<Packet>> cb);
     /// The dynamic type of the event ns-3 schedules for a frame from another

@@ -23,6 +23,46 @@ NiccArrivalEvent::Notify()
     m_ch->Arrive(m_p, m_dst, m_downs);
 }
 
+NS_OBJECT_ENSURE_REGISTERED(NiccSeqTag);
+
+TypeId
+NiccSeqTag::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::NiccSeqTag").SetParent<Tag>().SetGroupName("Nicc").AddConstructor<NiccSeqTag>();
+    return tid;
+}
+
+TypeId
+NiccSeqTag::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+uint32_t
+NiccSeqTag::GetSerializedSize() const
+{
+    return 8;
+}
+
+void
+NiccSeqTag::Serialize(TagBuffer i) const
+{
+    i.WriteU64(seq);
+}
+
+void
+NiccSeqTag::Deserialize(TagBuffer i)
+{
+    seq = i.ReadU64();
+}
+
+void
+NiccSeqTag::Print(std::ostream& os) const
+{
+    os << "seq=" << seq;
+}
+
 TypeId
 NiccOrderedScheduler::GetTypeId()
 {
@@ -36,28 +76,28 @@ NiccOrderedScheduler::GetTypeId()
 NiccOrderedScheduler::NiccOrderedScheduler() = default;
 NiccOrderedScheduler::~NiccOrderedScheduler() = default;
 
-uint64_t
-NiccOrderedScheduler::Order(const Event& ev) const
+NiccOrderedScheduler::Entry
+NiccOrderedScheduler::Make(const Event& ev) const
 {
     constexpr uint64_t kDelivery = 0;
     constexpr uint64_t kArrival = 1;
     constexpr uint64_t kOther = 2;
     if (const auto* a = dynamic_cast<const NiccArrivalEvent*>(ev.impl))
     {
-        return kArrival << 32 | a->GetKey();
+        return Entry{ev.key.m_ts, kArrival << 32 | a->GetKey(), a->GetSeq(), ev};
     }
     const std::type_info* delivery = NiccMpi::DeliveryEventType();
     if (delivery && typeid(*ev.impl) == *delivery)
     {
-        return kDelivery << 32;
+        return Entry{ev.key.m_ts, kDelivery << 32, ev.key.m_uid, ev};
     }
-    return kOther << 32;
+    return Entry{ev.key.m_ts, kOther << 32, ev.key.m_uid, ev};
 }
 
 void
 NiccOrderedScheduler::Insert(const Event& ev)
 {
-    m_heap.push_back(Entry{ev.key.m_ts, Order(ev), ev.key.m_uid, ev});
+    m_heap.push_back(Make(ev));
     Up(m_heap.size() - 1);
 }
 
@@ -93,7 +133,7 @@ NiccOrderedScheduler::Remove(const Event& ev)
 {
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
-        if (m_heap[i].uid == ev.key.m_uid && m_heap[i].ev.impl == ev.impl)
+        if (m_heap[i].ev.key.m_uid == ev.key.m_uid && m_heap[i].ev.impl == ev.impl)
         {
             m_heap[i] = m_heap.back();
             m_heap.pop_back();
