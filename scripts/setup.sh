@@ -20,6 +20,9 @@ packages=(
   valgrind
   # campaigns on Slurm: the test starts its own munged, slurmctld and slurmd
   slurm-wlm munge
+  # one simulation across MPI ranks: Open MPI, and dpkg-dev to unpack ns-3's
+  # source package (scripts/build-ns3-mpi.sh adds the deb-src entry it needs)
+  libopenmpi-dev openmpi-bin dpkg-dev
   # firmware cross checks
   gcc-riscv64-unknown-elf gcc-arm-none-eabi
   g++-riscv64-linux-gnu g++-arm-linux-gnueabihf qemu-user

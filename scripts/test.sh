@@ -9,8 +9,11 @@
 # 2. the conformance vectors under callgrind (instruction bounds) and, built
 #    statically for RV64 and 32-bit ARM, under qemu-user (outputs identical
 #    to x86-64): scripts/vectors-check.sh;
-# 3. the same GoogleTest suites under AddressSanitizer + UBSan;
-# 4. the ns-3 module's test suites and nicc-sim checks under ASan + UBSan
+# 3. one fat-tree / leaf-spine simulation across 1, 2 and 4 MPI ranks with
+#    identical results, against ns-3 built with MPI from Debian's source
+#    (scripts/mpi-check.sh; the build takes 2-4 minutes the first time);
+# 4. the same GoogleTest suites under AddressSanitizer + UBSan;
+# 5. the ns-3 module's test suites and nicc-sim checks under ASan + UBSan
 #    (a Release build of the module with the sanitizers).
 # Ends with one line "N passed, N failed" and exits non-zero on any failure.
 set -uo pipefail
@@ -41,6 +44,17 @@ tally build/ctest-release.log
 echo "== conformance vectors: instruction bounds and cross-ISA runs"
 if bash scripts/vectors-check.sh build/release 2>&1 | tee build/vectors-check.log; then
   passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
+
+echo "== one fabric across MPI ranks (ns-3 built with MPI from Debian's source)"
+bash scripts/mpi-check.sh 2>&1 | tee build/mpi-check.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+line=$(grep -E '^mpi-check: [0-9]+ passed, [0-9]+ failed' build/mpi-check.log | tail -1)
+if [ -n "$line" ]; then
+  passed=$((passed + $(sed -E 's/^mpi-check: ([0-9]+) passed.*/\1/' <<<"$line")))
+  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
 else
   failed=$((failed + 1)); status=1
 fi

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# mpi-check.sh — one fabric simulation across MPI ranks gives exactly the
+# results of one rank (docs/scale.md, "One simulation across ranks").
+#
+#   bash scripts/mpi-check.sh [--build DIR] [--out DIR] [--keep]
+#
+# 1. Builds the MPI flavour of ns-3 (scripts/build-ns3-mpi.sh, once) and
+#    nicc-sim against it in DIR (default build/mpi).
+# 2. Runs each case below under `mpirun -np 1` and `-np N` (N = 2 and 4) and
+#    requires every output file to be byte-identical, and summary.json equal
+#    but for its `sim` block (wall and CPU time, memory, events summed over
+#    ranks) and the key mpi_ranks itself:
+#      fat-tree, 4 pods x 4 ToRs x 4 hosts (64 hosts, 48 switches), HPCC,
+#        Poisson + incast, partition=pod and partition=leaf;
+#      the same fat-tree with DCQCN at 60% load and small buffers, so that
+#        PFC pauses cross ranks (and the run asserts it has pauses);
+#      leaf-spine, 8 leaves x 8 hosts, DCQCN.
+# 3. Refusals, exit 2 with the key named: mpi_ranks larger than the MPI job,
+#    a key that does not run across ranks (fault), a topology that is not
+#    partitioned (rail).
+# Prints one line per check and "mpi-check: N passed, M failed".
+set -uo pipefail
+top="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$top"
+build="$top/build/mpi"
+out="$top/build/mpi-check"
+keep=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build="$(realpath -m "$2")"; shift 2 ;;
+    --out) out="$(realpath -m "$2")"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "mpi-check.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+t0=$(date +%s)
+bash scripts/build-ns3-mpi.sh || { echo "mpi-check: building ns-3 with MPI failed"; exit 1; }
+prefix="$top/build/ns3-mpi/prefix"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+    -DNICC_BUILD_TESTS=OFF -DNICC_BUILD_BENCH=OFF -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF -DNICC_WITH_VERBS=OFF >/dev/null || { echo "mpi-check: configure failed"; exit 1; }
+fi
+ninja -C "$build" nicc-sim >/dev/null || { echo "mpi-check: building nicc-sim failed"; exit 1; }
+sim="$build/sim-adapter/nicc-sim"
+echo "mpi-check: ns-3 with MPI and nicc-sim built in $(( $(date +%s) - t0 )) s"
+
+# Open MPI refuses root unless told; oversubscribe: 4 ranks on 2 cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0; failed=0
+ok() { echo "mpi-check: ok   $*"; passed=$((passed + 1)); }
+bad() { echo "mpi-check: FAIL $*"; failed=$((failed + 1)); }
+
+rm -rf "$out"; mkdir -p "$out"
+common="--plots=false"
+ft="--scenario leaf-spine --set topology=fat-tree,pods=4,tors_per_pod=4,aggs_per_pod=4,cores=8,hosts_per_leaf=4"
+ft="$ft,fabric_rate_gbps=400,cdf=fbhdp,stop_ms=0.5"
+declare -A cases=(
+  [fat-tree-pod]="$ft,cc=hpcc,poisson_load=0.5,incast_load=0.05,partition=pod"
+  [fat-tree-leaf]="$ft,cc=hpcc,poisson_load=0.5,incast_load=0.05,partition=leaf"
+  [fat-tree-pfc]="$ft,cc=dcqcn,poisson_load=0.6,incast_load=0.1,buffer_bytes=1000000,partition=pod"
+  [leaf-spine]="--scenario leaf-spine --set leaves=8,spines=4,hosts_per_leaf=8,cc=dcqcn,poisson_load=0.5,incast_load=0.05,stop_ms=0.5"
+)
+
+same() {  # same A B: every output file identical; summary.json but for sim/mpi_ranks
+  python3 - "$1" "$2" <<'PY'
+import json, os, sys
+a, b = sys.argv[1], sys.argv[2]
+fa, fb = sorted(os.listdir(a)), sorted(os.listdir(b))
+if fa != fb:
+    sys.exit(f"files differ: {set(fa) ^ set(fb)}")
+def strip(d):
+    d.pop("sim", None)
+    d.get("config", {}).pop("mpi_ranks", None)
+    return d
+for f in fa:
+    if f == "summary.json":
+        if strip(json.load(open(os.path.join(a, f)))) != strip(json.load(open(os.path.join(b, f)))):
+            sys.exit("summary.json differs")
+    elif open(os.path.join(a, f), "rb").read() != open(os.path.join(b, f), "rb").read():
+        sys.exit(f"{f} differs")
+PY
+}
+
+for name in fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine; do
+  for n in 1 2 4; do
+    t=$(date +%s.%N)
+    if ! mpirun -np "$n" "$sim" ${cases[$name]},mpi_ranks=$n $common --out "$out/$name-np$n" \
+         >"$out/$name-np$n.log" 2>&1; then
+      bad "$name -np $n: nicc-sim failed ($(tail -1 "$out/$name-np$n.log"))"; continue
+    fi
+    secs=$(python3 -c "import time; print(f'{time.time() - $t:.1f}')")
+    if [ "$n" = 1 ]; then
+      flows=$(python3 -c "import json; d=json.load(open('$out/$name-np1/summary.json')); print(d['flows']['completed'], '/', d['flows']['total'])" 2>/dev/null)
+      ok "$name -np 1: ran in $secs s ($flows flows done)"
+      continue
+    fi
+    if why=$(same "$out/$name-np1" "$out/$name-np$n" 2>&1); then
+      ok "$name -np $n: identical to -np 1 ($secs s)"
+    else
+      bad "$name -np $n: $why"
+    fi
+  done
+done
+pauses=$(python3 -c "import json; print(json.load(open('$out/fat-tree-pfc-np1/summary.json'))['pfc']['frames_received'])" 2>/dev/null || echo 0)
+if [ "${pauses:-0}" -gt 0 ]; then ok "fat-tree-pfc: $pauses PFC frames (pauses cross ranks)"; else bad "fat-tree-pfc: no PFC frame"; fi
+
+refuse() {  # refuse NAME NP WANT ARGS...: exit 2 and WANT in the message
+  local name=$1 np=$2 want=$3; shift 3
+  mpirun -np "$np" "$sim" "$@" $common --out "$out/refuse-$name" >"$out/refuse-$name.log" 2>&1
+  local rc=$?
+  if [ "$rc" -eq 2 ] && grep -q "$want" "$out/refuse-$name.log"; then
+    ok "refused $name: $(grep -m1 "$want" "$out/refuse-$name.log")"
+  else
+    bad "refused $name: rc $rc, want '$want' ($(tail -1 "$out/refuse-$name.log"))"
+  fi
+}
+refuse ranks 1 "key 'mpi_ranks'" ${cases[leaf-spine]},mpi_ranks=2
+refuse fault 2 "key 'fault'" ${cases[leaf-spine]},mpi_ranks=2,fault=link:leaf0-spine0@100
+refuse rail 2 "key 'mpi_ranks'" --scenario leaf-spine --set topology=rail,servers=4,rails=2,mpi_ranks=2
+
+[ "$keep" = 1 ] || rm -rf "$out"/*-np*/
+echo "mpi-check: $passed passed, $failed failed ($(( $(date +%s) - t0 )) s)"
+[ "$failed" -eq 0 ]
