@@ -180,6 +180,12 @@ struct NiccFileTopology
     DataRate minFabricRate;                      ///< slowest switch-switch link (0 if none)
 };
 
+/// Hosts per group of a topology file: the length of the runs of
+/// consecutive host ids under one switch when every switch's hosts form one
+/// equal run, else 1 (every host its own group). *slowestHostBps: the
+/// slowest host link of the file.
+uint32_t NiccFileHostGroupSize(const NiccTopologySpec& spec, uint64_t* slowestHostBps);
+
 /// Shortest paths from one node over the links made by a helper (hosts
 /// other than the source do not relay): per node id, links on a shortest
 /// path (UINT32_MAX if unreachable) and the summed one-way delay of the first

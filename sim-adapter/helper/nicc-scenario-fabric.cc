@@ -160,39 +160,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                          "reads exactly L)\n",
                          spec.path.c_str(), spec.ignoredLines, spec.links.size());
         }
-        // Hosts under one switch form a group (permutation traffic leaves its
-        // group, the interleaved ring crosses groups) when the hosts come in
-        // equal runs of consecutive ids per switch; else every host is a group.
-        std::vector<uint32_t> switchOf(spec.nodes, 0);
-        for (const auto& l : spec.links)
-        {
-            if (!spec.isSwitch[l.a] || !spec.isSwitch[l.b])
-            {
-                const uint32_t host = spec.isSwitch[l.a] ? l.b : l.a;
-                switchOf[host] = spec.isSwitch[l.a] ? l.a : l.b;
-                fileHostBps = fileHostBps == 0 ? l.bps : std::min(fileHostBps, l.bps);
-            }
-        }
-        const uint32_t n = static_cast<uint32_t>(spec.hosts.size());
-        auto sw = [&](uint32_t i) { return switchOf[spec.hosts[i]]; };
-        uint32_t run = 1;
-        while (run < n && sw(run) == sw(0))
-        {
-            ++run;
-        }
-        bool equalRuns = n % run == 0;
-        std::vector<bool> used(spec.nodes, false);
-        for (uint32_t i = 0; i < n && equalRuns; ++i)
-        {
-            if (i % run == 0)
-            {
-                equalRuns = !used[sw(i)];
-                used[sw(i)] = true;
-            }
-            equalRuns = equalRuns && sw(i) == sw(i - i % run);
-        }
-        groupSize = equalRuns ? run : 1;
-        groups = n / groupSize;
+        groupSize = NiccFileHostGroupSize(spec, &fileHostBps);
+        groups = static_cast<uint32_t>(spec.hosts.size()) / groupSize;
     }
     const uint32_t nHosts = groups * groupSize;
     if (nHosts < 2)
@@ -640,31 +609,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         const uint16_t d = work.GetDport(r->flows[i].id);
         r->flowDport[i] = d ? d : r->flowDport[i];
     }
-    for (const auto& sw : fabric.GetSwitches())
-    {
-        r->pauseFrames += sw->GetPfcPauseSent();
-        r->drops += sw->GetDrops();
-        r->dropsHeadroomOverflow += sw->GetHeadroomOverflowDrops();
-        r->trims += sw->GetTrims();
-        r->dropsTrimNoBuffer += sw->GetTrimDrops();
-        r->ecnMarked += sw->GetEcnMarked();
-        r->dataPacketHops += sw->GetDataPacketsReceived();
-        r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
-    }
-    for (const auto& h : t.hosts)
-    {
-        Ptr<NiccNic> nic = NiccNicHelper::GetNic(h);
-        r->dataPackets += nic->GetTxDataPackets();
-        r->retxPackets += nic->GetRetxPackets();
-        r->timeouts += nic->GetTimeouts();
-        r->flowTableFullTx += nic->GetFlowTableFullTx();
-        r->flowTableFullRx += nic->GetFlowTableFullRx();
-        r->cnpsSent += nic->GetCnpsSent();
-        r->bytesDelivered += nic->GetRxDeliveredBytes();
-        r->retxBytes += nic->GetRetxBytes();
-        r->rxDataPackets += nic->GetRxDataPackets();
-        r->dataPacketHops += nic->GetRxDataPackets();
-    }
+    AddCounters(r, fabric.GetSwitches(), t.hosts);
     for (auto& p : pauses)
     {
         p.Close(end);

@@ -337,4 +337,42 @@ NiccFabricHelper::ParseTopology(const std::string& text,
     return true;
 }
 
+uint32_t
+NiccFileHostGroupSize(const NiccTopologySpec& spec, uint64_t* slowestHostBps)
+{
+    // Hosts under one switch form a group (permutation traffic leaves its
+    // group, the interleaved ring crosses groups) when the hosts come in
+    // equal runs of consecutive ids per switch; else every host is a group.
+    std::vector<uint32_t> switchOf(spec.nodes, 0);
+    *slowestHostBps = 0;
+    for (const auto& l : spec.links)
+    {
+        if (!spec.isSwitch[l.a] || !spec.isSwitch[l.b])
+        {
+            const uint32_t host = spec.isSwitch[l.a] ? l.b : l.a;
+            switchOf[host] = spec.isSwitch[l.a] ? l.a : l.b;
+            *slowestHostBps = *slowestHostBps == 0 ? l.bps : std::min(*slowestHostBps, l.bps);
+        }
+    }
+    const uint32_t n = static_cast<uint32_t>(spec.hosts.size());
+    auto sw = [&](uint32_t i) { return switchOf[spec.hosts[i]]; };
+    uint32_t run = 1;
+    while (run < n && sw(run) == sw(0))
+    {
+        ++run;
+    }
+    bool equalRuns = n % run == 0;
+    std::vector<bool> used(spec.nodes, false);
+    for (uint32_t i = 0; i < n && equalRuns; ++i)
+    {
+        if (i % run == 0)
+        {
+            equalRuns = !used[sw(i)];
+            used[sw(i)] = true;
+        }
+        equalRuns = equalRuns && sw(i) == sw(i - i % run);
+    }
+    return equalRuns ? run : 1;
+}
+
 } // namespace ns3
