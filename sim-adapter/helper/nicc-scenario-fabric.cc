@@ -609,7 +609,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         const uint16_t d = work.GetDport(r->flows[i].id);
         r->flowDport[i] = d ? d : r->flowDport[i];
     }
-    AddCounters(r, fabric.GetSwitches(), t.hosts);
+    NiccAddCounters(r, fabric.GetSwitches(), t.hosts);
     for (auto& p : pauses)
     {
         p.Close(end);

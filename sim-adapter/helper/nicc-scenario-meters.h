@@ -223,39 +223,6 @@ struct FabricSampler
     }
 };
 
-/// The switches' and NICs' counters of this process's nodes, added to *r.
-inline void
-AddCounters(NiccScenarioResult* r,
-            const std::vector<Ptr<NiccSwitchNode>>& switches,
-            const std::vector<Ptr<Node>>& hosts)
-{
-    for (const auto& sw : switches)
-    {
-        r->pauseFrames += sw->GetPfcPauseSent();
-        r->drops += sw->GetDrops();
-        r->dropsHeadroomOverflow += sw->GetHeadroomOverflowDrops();
-        r->trims += sw->GetTrims();
-        r->dropsTrimNoBuffer += sw->GetTrimDrops();
-        r->ecnMarked += sw->GetEcnMarked();
-        r->dataPacketHops += sw->GetDataPacketsReceived();
-        r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
-    }
-    for (const auto& h : hosts)
-    {
-        Ptr<NiccNic> nic = NiccNicHelper::GetNic(h);
-        r->dataPackets += nic->GetTxDataPackets();
-        r->retxPackets += nic->GetRetxPackets();
-        r->timeouts += nic->GetTimeouts();
-        r->flowTableFullTx += nic->GetFlowTableFullTx();
-        r->flowTableFullRx += nic->GetFlowTableFullRx();
-        r->cnpsSent += nic->GetCnpsSent();
-        r->bytesDelivered += nic->GetRxDeliveredBytes();
-        r->retxBytes += nic->GetRetxBytes();
-        r->rxDataPackets += nic->GetRxDataPackets();
-        r->dataPacketHops += nic->GetRxDataPackets();
-    }
-}
-
 std::string
 CdfPath(const std::string& name)
 {

@@ -5,6 +5,7 @@
 #include "nicc-scenario-mpi.h"
 
 #include "ns3/nicc-mpi.h"
+#include "ns3/nicc-nic-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -200,6 +201,38 @@ NiccPartitionLinks(const NiccFabricHelper& fabric)
         NiccMpi::BoundLookAhead(shortest - NanoSeconds(1));
     }
     return crossing;
+}
+
+void
+NiccAddCounters(NiccScenarioResult* r,
+                const std::vector<Ptr<NiccSwitchNode>>& switches,
+                const std::vector<Ptr<Node>>& hosts)
+{
+    for (const auto& sw : switches)
+    {
+        r->pauseFrames += sw->GetPfcPauseSent();
+        r->drops += sw->GetDrops();
+        r->dropsHeadroomOverflow += sw->GetHeadroomOverflowDrops();
+        r->trims += sw->GetTrims();
+        r->dropsTrimNoBuffer += sw->GetTrimDrops();
+        r->ecnMarked += sw->GetEcnMarked();
+        r->dataPacketHops += sw->GetDataPacketsReceived();
+        r->queueMaxExact = std::max(r->queueMaxExact, sw->GetMaxQueueBytes());
+    }
+    for (const auto& h : hosts)
+    {
+        Ptr<NiccNic> nic = NiccNicHelper::GetNic(h);
+        r->dataPackets += nic->GetTxDataPackets();
+        r->retxPackets += nic->GetRetxPackets();
+        r->timeouts += nic->GetTimeouts();
+        r->flowTableFullTx += nic->GetFlowTableFullTx();
+        r->flowTableFullRx += nic->GetFlowTableFullRx();
+        r->cnpsSent += nic->GetCnpsSent();
+        r->bytesDelivered += nic->GetRxDeliveredBytes();
+        r->retxBytes += nic->GetRetxBytes();
+        r->rxDataPackets += nic->GetRxDataPackets();
+        r->dataPacketHops += nic->GetRxDataPackets();
+    }
 }
 
 void

@@ -31,6 +31,12 @@ void NiccPartitionLeafSpine(const NiccLeafSpineTopology& ls, uint32_t ranks);
 /// Returns the number of links that cross ranks.
 uint32_t NiccPartitionLinks(const NiccFabricHelper& fabric);
 
+/// The switches' and NICs' counters (drops, pauses, ECN marks, packets,
+/// retransmissions, ...) of the nodes this process simulates, added to *r;
+/// NiccMergeCounters then sums them over the ranks.
+void NiccAddCounters(NiccScenarioResult* r,
+                     const std::vector<Ptr<NiccSwitchNode>>& switches,
+                     const std::vector<Ptr<Node>>& hosts);
 /// Flow records of this rank's flows (nic set) onto rank 0's list.
 void NiccMergeFlows(std::vector<NiccFlowRecord>* flows);
 /// Counters, sample vectors and PFC events of every rank onto rank 0 (sums,

@@ -3,6 +3,7 @@
  * their measurements (the key table: nicc-scenario-keys.cc).
  */
 #include "nicc-scenario.h"
+#include "nicc-scenario-mpi.h"
 
 #include "nicc-fabric-helper.h"
 #include "nicc-hpcc-output.h"
@@ -425,26 +426,9 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
         r->bytesAcked += f.ackedBytes;
     }
     r->flowDport = NiccFlowDports({}, r->flows.size(), m_name == "incast");
-    r->queueMaxExact = t.sw->GetMaxQueueBytes();
-    r->pauseFrames = t.sw->GetPfcPauseSent();
-    r->drops = t.sw->GetDrops();
-    r->dropsHeadroomOverflow = t.sw->GetHeadroomOverflowDrops();
-    r->trims = t.sw->GetTrims();
-    r->dropsTrimNoBuffer = t.sw->GetTrimDrops();
-    r->ecnMarked = t.sw->GetEcnMarked();
     std::vector<Ptr<Node>> hosts = t.senders;
     hosts.push_back(t.receiver);
-    for (const auto& h : hosts)
-    {
-        Ptr<NiccNic> nic = NiccNicHelper::GetNic(h);
-        r->dataPackets += nic->GetTxDataPackets();
-        r->retxPackets += nic->GetRetxPackets();
-        r->timeouts += nic->GetTimeouts();
-        r->flowTableFullTx += nic->GetFlowTableFullTx();
-        r->flowTableFullRx += nic->GetFlowTableFullRx();
-        r->cnpsSent += nic->GetCnpsSent();
-        r->bytesDelivered += nic->GetRxDeliveredBytes();
-    }
+    NiccAddCounters(r, {t.sw}, hosts);
     const double active = r->simSeconds - 0.0;
     r->utilization = active > 0 ? static_cast<double>(s.bottleneck->GetTxBytes()) * 8.0 /
                                       (bps * active)
