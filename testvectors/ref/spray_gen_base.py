@@ -24,7 +24,8 @@ import spray_ref
 # Where the worst comes from: bitmap select, k = 6 with all 64 EVs penalised
 # (64 candidates walked at ~17 instructions each, 32-bit words so that
 # 32-bit cores need no libgcc shift; bitmap-k6-all-penalised; it was 2947
-# with nibble penalties; a selection skipping a few costs up to 293); bitmap feedback reads and writes four bit planes (71 with nibbles);
+# with nibble penalties; a selection skipping a few costs up to 293);
+# bitmap feedback reads and writes four bit planes (71 with nibbles);
 # reps feedback, a timeout walking a full ring of 8
 # (reps-timeout-full-ring); reps select, a frozen/thawing replay; plb
 # feedback, a round close that repaths (after a suspension check); dlb
