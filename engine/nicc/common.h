@@ -128,6 +128,21 @@ constexpr uint32_t MulQ20(uint32_t x, uint32_t f_q20) {
 constexpr uint32_t MinU32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 constexpr uint32_t MaxU32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
+// Index of the lowest set bit of x (x != 0). The count-trailing-zeros
+// instruction where the core has one; elsewhere (rv32imac, rv64imac:
+// no Zbb) a de Bruijn multiply and a 32-byte table, so no libgcc call.
+inline uint32_t LowestBit(uint32_t x) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || \
+                          defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__riscv_zbb))
+  return static_cast<uint32_t>(__builtin_ctz(x));
+#else
+  static constexpr uint8_t kDeBruijnPos[32] = {0,  1,  28, 2,  29, 14, 24, 3,  30, 22, 20,
+                                               15, 25, 17, 4,  8,  31, 27, 13, 23, 21, 19,
+                                               16, 7,  26, 12, 18, 6,  11, 5,  10, 9};
+  return kDeBruijnPos[((x & (0u - x)) * 0x077CB531u) >> 27];
+#endif
+}
+
 // a + b saturating at `cap` (no wrap even when a + b > 2^32).
 constexpr uint32_t AddCapped(uint32_t a, uint32_t b, uint32_t cap) {
   return (a >= cap || b >= cap - a) ? cap : a + b;

@@ -244,13 +244,15 @@ constexpr Status Params::Validate() const {
 
 namespace detail {
 
-// alpha * keep^n: one multiply per set bit of n, from the table of
-// keep^(2^j); exactly 0 from n = 2^J on (keep^(2^J) is 0 in Q20).
+// alpha * keep^n: one multiply per set bit of n, lowest bit first, from the
+// table of keep^(2^j); exactly 0 from n = 2^J on (keep^(2^J) is 0 in Q20).
+// The loop visits the set bits only (LowestBit), not every bit position.
 inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
   if (n >= cfg.alpha_zero_periods) return 0;
-  // n < alpha_zero_periods = 2^J, so only table entries below J are used.
-  for (uint32_t j = 0; j < kAlphaPowTable && n != 0; ++j, n >>= 1) {
-    if (n & 1u) alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[j]);
+  // n < alpha_zero_periods = 2^J <= 2^31: at most 31 set bits, each an
+  // entry below J. Loop bound: kAlphaPowTable.
+  for (uint32_t i = 0; i < kAlphaPowTable && n != 0; ++i, n &= n - 1u) {
+    alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[LowestBit(n)]);
   }
   return alpha;
 }
@@ -323,7 +325,7 @@ inline uint8_t SatInc(uint8_t v) { return v == 255 ? v : static_cast<uint8_t>(v 
 //   otherwise                additive increase: rt += R_AI, then average
 // With the byte counter off, BC stays 0: F fast-recovery stages, then AI.
 //   rt + rc + 1 <= 2 * 1.6e9 + 1 < 2^32.
-inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
+NICC_ALWAYS_INLINE inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
   const uint8_t t = s->t_stage;
   const uint8_t b = s->bc_stage;
   const uint8_t hi = t > b ? t : b;

@@ -25,8 +25,9 @@ US = 1000
 # signal): 2 hops one-ev 387, expiry 404, wrap 426; 3 hops path-change 463,
 # hop-count-change 476, evict-lru 492, path-signal 492, max-combination 505;
 # 5 hops evict-5hops 588, the random runs (1-5 hops, up to 6 EVs) 602.
-# Bounds 26-40% above; 0-1 and 4 hops by the ~70 instructions a hop costs.
-ACK_BOUND = {0: 440, 1: 440, 2: 540, 3: 640, 4: 720, 5: 780}
+# Bounds about +10%; 0-1 and 4 hops (no vector of their own) by the ~60-80
+# instructions a hop costs.
+ACK_BOUND = {0: 400, 1: 400, 2: 470, 3: 560, 4: 615, 5: 665}
 
 
 class SprayFlow:

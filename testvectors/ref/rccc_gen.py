@@ -28,8 +28,9 @@ from gen import Vector, flags_text, write
 # every vector and checked under callgrind (scripts/vectors-check.sh), the
 # runner's lambda included. Measured worst over these vectors (2026-12-03):
 # rx 53 (a join or leave: one division), close 19, open 10, ack 224 (NSCC's
-# ACK plus the credit), nack 44; bounds about +30%, rounded up.
-BOUNDS = {"rx": 70, "close": 25, "open": 15, "ack": 300, "nack": 60}
+# ACK plus the credit), nack 44; bounds about +10% (at least +5), rounded
+# up to 5.
+BOUNDS = {"rx": 60, "close": 25, "open": 15, "ack": 250, "nack": 50}
 
 # NSCC's tolerances (nscc_gen.py) widened from 0.2 % to 0.5 %: the engine's
 # decrease factor is a whole number of 1/1024 (the cut rounded down), and in

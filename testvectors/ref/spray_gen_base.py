@@ -5,36 +5,40 @@ from gen import Vector, flags_text
 
 import spray_ref
 
-# Instructions per event (x86-64, -O2, GCC 12.2.0, Release build of this
-# tree), promised by every spray vector of a policy and checked under
-# callgrind: `nicc-vectors --icount` under valgrind, then `--check-icount`.
-# As counted by the runner: the dispatching spray::Select()/OnFeedback()
-# plus the runner's measured lambda (about 30 instructions even for ecmp,
-# whose own work is a load and a XOR). Measured worst over this generator's
-# vectors, per policy (2026-12-02), then about +30% headroom, rounded up:
+# Instructions per event (x86-64, the release build's flags, GCC 12.2.0),
+# promised by every spray vector of a policy and checked under callgrind:
+# `nicc-vectors --icount` under valgrind, then `--check-icount`. As counted
+# by the runner: the dispatching spray::Select()/OnFeedback() plus the
+# runner's measured call (about 25 instructions even for ecmp, whose own
+# work is a load and a XOR). Measured worst over this generator's vectors,
+# per policy (2026-12-03, bit-sliced bitmap penalties), then about +10%:
 #
 #   policy   worst select  worst feedback  ->  bound select  bound feedback
-#   ecmp           33             40               45             55
-#   ops            80             40              105             55
-#   bitmap       2947             71             3850             95
-#   reps           74            291              100            380
-#   plb            39            108               55            145
-#   dlb            46            134               60            175
+#   ecmp           33             40               40             45
+#   ops            80             40               90             45
+#   bitmap       1313            104             1445            115
+#   reps           74            268               85            295
+#   plb            39            111               45            125
+#   dlb            46            134               55            150
 #
 # Where the worst comes from: bitmap select, k = 6 with all 64 EVs penalised
-# (64 candidates walked; bitmap-k6-all-penalised; a selection skipping a few
-# costs up to 251); reps feedback, a timeout walking a full ring of 8
-# (reps-timeout-full-ring); reps select, a frozen/thawing replay; plb
+# (64 candidates walked at ~17 instructions each, 32-bit words so that
+# 32-bit cores need no libgcc shift; bitmap-k6-all-penalised; it was 2947
+# with nibble penalties; a selection skipping a few costs up to 293);
+# bitmap feedback reads and writes four bit planes (71 with nibbles);
+# reps feedback, a timeout walking a full ring of 8
+# (reps-timeout-full-ring; 291 before the purge kept the credits in a
+# register); reps select, a frozen/thawing replay; plb
 # feedback, a round close that repaths (after a suspension check); dlb
 # feedback, both EWMAs with an RTT sample and a move; ops select, a round
 # start (k = 8).
 BOUNDS = {
-    "ecmp": (45, 55),
-    "ops": (105, 55),
-    "bitmap": (3850, 95),
-    "reps": (100, 380),
-    "plb": (55, 145),
-    "dlb": (60, 175),
+    "ecmp": (40, 45),
+    "ops": (90, 45),
+    "bitmap": (1445, 115),
+    "reps": (85, 295),
+    "plb": (45, 125),
+    "dlb": (55, 150),
 }
 
 US = 1000

@@ -38,23 +38,30 @@ inline void RepsPut(RepsState* s, uint32_t slot, uint32_t idx, uint32_t credit) 
   s->credits = static_cast<uint16_t>((s->credits & ~(3u << sh)) | (credit << sh));
 }
 
-// Removes every cached copy of `idx`, keeping the others in order.
+// Removes every cached copy of `idx`, keeping the others in order. The
+// credits are worked on in a register: the ring's byte stores could alias
+// them, which would reload and store them on every kept entry.
 // Loop bound: kRepsRing.
 inline void RepsPurge(RepsState* s, uint32_t idx) {
   const uint32_t n = s->count;
   const uint32_t head = s->head;
+  const uint32_t old_credits = s->credits;
+  uint32_t credits = old_credits;
   uint32_t kept = 0;
   for (uint32_t j = 0; j < kRepsRing; ++j) {
     if (j >= n) break;
     const uint32_t from = (head + j) & (kRepsRing - 1u);
-    if (s->ring[from] == idx) continue;
-    const uint32_t credit = RepsCredit(s, from);
-    RepsPut(s, (head + kept) & (kRepsRing - 1u), s->ring[from], credit);
+    const uint32_t e = s->ring[from];
+    if (e == idx) continue;
+    const uint32_t to = (head + kept) & (kRepsRing - 1u);
+    s->ring[to] = static_cast<uint8_t>(e);
+    const uint32_t credit = (old_credits >> (from << 1)) & 3u;  // from >= to: not yet moved
+    credits = (credits & ~(3u << (to << 1))) | (credit << (to << 1));
     ++kept;
   }
+  s->credits = static_cast<uint16_t>(credits);
   s->count = static_cast<uint8_t>(kept);
 }
-
 
 }  // namespace detail
 
