@@ -12,7 +12,7 @@
 // loads a compiler may issue. The flow-independent config is not counted.
 //
 // A flipped bit can put a slot in a state the engine never produces (an
-// index out of range); the copies sit inside a buffer with 512 spare bytes
+// index out of range); the copies sit inside a buffer with 1024 spare bytes
 // after the slot, and the engine's per-flow indices are 8-bit or masked, so
 // such a run stays inside that buffer.
 #ifndef NICC_BENCH_SLOT_TOUCH_H_
@@ -46,7 +46,7 @@ struct Outcome {
 template <class Slot>
 struct Padded {
   Slot slot;
-  unsigned char spare[512];
+  unsigned char spare[1024];
 };
 
 // Bytes of `before` that `apply(Slot*) -> Outcome` touches; out[b] |= touched.
