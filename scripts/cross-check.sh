@@ -4,11 +4,15 @@
 # -Werror, then a footprint report: text size and worst stack use of each
 # bench/footprint/*.cc translation unit per target, and the per-flow bytes of
 # every sender composition (CC x spray policy), the receiver slot and the C
-# ABI's contexts (bench/footprint/slot_footprint.cc).
+# ABI's contexts (bench/footprint/slot_footprint.cc); then checks the
+# footprint against the budgets in bench/footprint/budgets.txt (the one
+# table: text and largest event-path stack per algorithm's unit on
+# rv32imac and cortex-m4; scripts/footprint-budget.py).
 #
 #   scripts/cross-check.sh [--out DIR]
 #
-# Exits non-zero if any header fails to compile on any target, or if a
+# Exits non-zero if any header fails to compile on any target, if a unit is
+# over a budget (each excess named: unit, target, figure), or if a
 # toolchain is missing (scripts/setup.sh installs them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -107,4 +111,6 @@ report="$out/footprint.txt"
   done
 } > "$report"
 cat "$report"
-[ "$fails" -eq 0 ]
+budget_rc=0
+python3 "$top/scripts/footprint-budget.py" "$report" "$top/bench/footprint/budgets.txt" || budget_rc=$?
+[ "$fails" -eq 0 ] && [ "$budget_rc" -eq 0 ]

@@ -1,5 +1,5 @@
 // Property test: the fixed-point DCQCN reaction point against a
-// double-precision model of the same equations, written here from
+// double-precision model of the same equations (tests/double_models.h), from
 // docs/dcqcn.md and sharing no code with the engine. 10^5 seeded random
 // events (CNPs, timer expiries, sent bytes) over several profiles; at every
 // step the engine's rate must be within max(0.5 %, 1 Mb/s) of the model's,
@@ -11,109 +11,14 @@
 #include <cstdint>
 #include <random>
 
+#include "double_models.h"
 #include "nicc/dcqcn.h"
 
 namespace dq = nicc::dcqcn;
 
 namespace {
 
-// The model: rates in Mb/s as doubles, time as 64-bit ns.
-class Model {
- public:
-  explicit Model(const dq::Params& p) : p_(p) {
-    max_ = p.rp_max_rate ? p.rp_max_rate : p.line_rate_mbps;
-    g_ = 1.0 - p.rp_dce_tcp_g / 1024.0;
-  }
-
-  bool active() const { return active_; }
-  double rate_mbps() const { return active_ ? rc_ : max_; }
-  uint64_t timer_due() const { return due_; }
-
-  void Cnp(uint64_t now) {
-    if (!active_) {
-      active_ = true;
-      rc_ = rt_ = p_.rp_rate_to_set_on_first_cnp ? p_.rp_rate_to_set_on_first_cnp : max_;
-      alpha_ = p_.rp_initial_alpha_value / 1024.0;
-      alpha_start_ = now;
-      cnp_in_period_ = false;
-      Cut(now);
-      return;
-    }
-    CatchUp(now);
-    cnp_in_period_ = true;
-    if (cut_open_ || now - last_cut_ >= p_.rp_rate_reduce_monitor_period * 1000ull) Cut(now);
-  }
-
-  void Timer(uint64_t now) {
-    CatchUp(now);
-    if (now - last_cut_ >= p_.rp_rate_reduce_monitor_period * 1000ull) cut_open_ = true;
-    Increase(true);
-    if (active_) due_ = now + p_.rp_time_reset * 1000ull;
-  }
-
-  void Bytes(uint64_t bytes) {
-    if (!active_ || p_.rp_byte_reset == 0) return;
-    bc_bytes_ += bytes;
-    if (bc_bytes_ < p_.rp_byte_reset) return;
-    bc_bytes_ -= p_.rp_byte_reset;
-    if (bc_bytes_ >= p_.rp_byte_reset) bc_bytes_ = p_.rp_byte_reset - 1;
-    Increase(false);
-  }
-
- private:
-  // Alpha periods of rp_dce_tcp_rtt: a period closes with
-  // alpha = (1-g) alpha + g if it saw a CNP, else (1-g) alpha.
-  void CatchUp(uint64_t now) {
-    const uint64_t period = p_.rp_dce_tcp_rtt * 1000ull;
-    const uint64_t k = (now - alpha_start_) / period;
-    if (k == 0) return;
-    alpha_start_ += k * period;
-    alpha_ = (1.0 - g_) * alpha_ + (cnp_in_period_ ? g_ : 0.0);
-    cnp_in_period_ = false;
-    alpha_ *= std::pow(1.0 - g_, static_cast<double>(k - 1));
-  }
-
-  void Cut(uint64_t now) {
-    if (p_.rp_clamp_tgt_rate || (p_.rp_clamp_tgt_rate_ati && timer_inc_)) rt_ = rc_;
-    double next = rc_ * (1.0 - alpha_ / std::ldexp(1.0, static_cast<int>(p_.rp_gd) - 10));
-    next = std::max(next, rc_ * p_.rp_min_dec_fac / 100.0);
-    next = std::max(next, static_cast<double>(p_.rp_min_rate));
-    rc_ = next;
-    rt_ = std::max(rt_, rc_);
-    t_ = bc_ = 0;
-    bc_bytes_ = 0;
-    last_cut_ = now;
-    cut_open_ = false;
-    timer_inc_ = false;
-    due_ = now + p_.rp_time_reset * 1000ull;
-  }
-
-  void Increase(bool by_timer) {
-    const int f = static_cast<int>(p_.rp_threshold);
-    if (std::max(t_, bc_) >= f) {
-      rt_ = std::min(rt_ + (std::min(t_, bc_) > f ? p_.rp_hai_rate : p_.rp_ai_rate), max_);
-    }
-    rc_ = (rt_ + rc_) / 2.0;
-    if (by_timer) {
-      t_ = std::min(t_ + 1, 255);
-      timer_inc_ = true;
-    } else {
-      bc_ = std::min(bc_ + 1, 255);
-    }
-    if (rt_ >= max_ && max_ - rc_ <= 1.0) {
-      active_ = false;
-      rc_ = max_;
-    }
-  }
-
-  dq::Params p_;
-  double max_, g_;
-  bool active_ = false;
-  double rc_ = 0, rt_ = 0, alpha_ = 0;
-  uint64_t alpha_start_ = 0, last_cut_ = 0, due_ = 0, bc_bytes_ = 0;
-  bool cnp_in_period_ = false, cut_open_ = false, timer_inc_ = false;
-  int t_ = 0, bc_ = 0;
-};
+using Model = double_models::dcqcn::Model;
 
 struct Profile {
   const char* name;

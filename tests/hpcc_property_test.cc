@@ -1,6 +1,6 @@
 // HPCC against a separately written double-precision model.
 //
-// The model below is written from the equations of the paper (Li et al.,
+// The model (tests/double_models.h) is written from the equations of the paper (Li et al.,
 // SIGCOMM 2019, Algorithm 1) and docs/hpcc.md in real numbers: per-hop
 // txRate from counter deltas, u from qlen and txRate, U as an EWMA over T,
 // and the window law. It shares no code with the engine (it does not
@@ -20,6 +20,7 @@
 #include <random>
 #include <vector>
 
+#include "double_models.h"
 #include "nicc/hpcc.h"
 #include "nicc/int_codec.h"
 
@@ -27,120 +28,9 @@ namespace {
 
 namespace hp = nicc::hpcc;
 
-// ---------------------------------------------------------------------------
-// The model, in double precision.
-// ---------------------------------------------------------------------------
-
-struct ModelParams {
-  double line_gbps, t_ns, eta, w_ai, w_min, max_stage;
-};
-
-struct ModelRecord {
-  uint32_t code, ts, tx, q;  // as on the wire
-};
-
-class Model {
- public:
-  explicit Model(const ModelParams& p, uint32_t start_seq)
-      : p_(p),
-        bdp_(std::floor(p.line_gbps / 8.0 * p.t_ns)),
-        wc_(bdp_),
-        w_(bdp_),
-        last_seq_(start_seq) {}
-
-  // Returns whether the ACK moves the window. `engine_u` is used only to
-  // settle hops whose u values are equal to within the engine's resolution
-  // but whose tau differ (the paper's rule is then ambiguous in practice);
-  // `ambiguous` counts those.
-  bool Ack(uint32_t ack_seq, uint32_t snd_nxt, const ModelRecord* rec, size_t hops,
-           uint32_t mult_log2, double engine_u, int* ambiguous) {
-    if (!have_ || hops != hops_ || mult_log2 != mult_) {
-      for (size_t i = 0; i < hops; ++i) last_[i] = rec[i];
-      hops_ = hops;
-      mult_ = mult_log2;
-      have_ = true;
-      return false;
-    }
-    const double mult = std::ldexp(1.0, static_cast<int>(mult_log2));
-    struct Sample {
-      double u, d;
-    };
-    Sample samples[8];
-    size_t n = 0;
-    for (size_t i = 0; i < hops; ++i) {
-      const uint32_t d = (rec[i].ts - last_[i].ts) & 0xFFFFFFu;
-      if (d == 0) continue;  // the hop's clock did not move: keep its old record
-      const double bytes = static_cast<double>((rec[i].tx - last_[i].tx) & 0xFFFFFu) * 128.0 * mult;
-      const double qlen = std::min(rec[i].q, last_[i].q) * 80.0 * mult;
-      const double b = nicc::IntRateGbps(rec[i].code) / 8.0;  // bytes per ns
-      const double u = qlen / (b * p_.t_ns) + bytes / d / b;
-      samples[n++] = {std::min(u, 64.0), static_cast<double>(d)};
-      last_[i] = rec[i];
-    }
-    if (n == 0) return false;
-    // Largest u; ties to the later hop.
-    size_t best = 0;
-    for (size_t i = 1; i < n; ++i)
-      if (samples[i].u >= samples[best].u) best = i;
-    auto ewma = [&](const Sample& s) {
-      const double tau = std::min(s.d, p_.t_ns);
-      return u_ * (1 - tau / p_.t_ns) + s.u * tau / p_.t_ns;
-    };
-    const double first = ewma(samples[best]);
-    double next_u = first;
-    for (size_t i = 0; i < n; ++i) {
-      if (samples[i].u < samples[best].u * (1 - 2e-5) - 1e-9) continue;
-      const double alt = ewma(samples[i]);
-      if (std::fabs(alt - engine_u) < std::fabs(next_u - engine_u)) next_u = alt;
-    }
-    if (next_u != first) ++*ambiguous;
-    u_ = next_u;
-
-    const bool full = static_cast<int32_t>(ack_seq - last_seq_) > 0;
-    double w;
-    const bool mult_step = u_ >= p_.eta || stage_ >= p_.max_stage;
-    if (mult_step) {
-      w = wc_ / (u_ / p_.eta) + p_.w_ai;  // u = 0: +inf, clamped below
-    } else {
-      w = wc_ + p_.w_ai;
-    }
-    w = std::min(std::max(w, p_.w_min), bdp_);
-    if (full) {
-      wc_ = w;
-      stage_ = mult_step ? 0 : stage_ + 1;
-      last_seq_ = snd_nxt;
-    }
-    w_ = w;
-    return true;
-  }
-
-  void Pint(uint32_t ack_seq, uint32_t snd_nxt, uint8_t code) {
-    u_ = code == 0 ? 0.0 : std::min(64.0, std::pow(2.0, (code - 128) / 16.0));
-    const bool full = static_cast<int32_t>(ack_seq - last_seq_) > 0;
-    const bool mult_step = u_ >= p_.eta || stage_ >= p_.max_stage;
-    double w = mult_step ? wc_ / (u_ / p_.eta) + p_.w_ai : wc_ + p_.w_ai;
-    w = std::min(std::max(w, p_.w_min), bdp_);
-    if (full) {
-      wc_ = w;
-      stage_ = mult_step ? 0 : stage_ + 1;
-      last_seq_ = snd_nxt;
-    }
-    w_ = w;
-  }
-
-  double w() const { return w_; }
-  double u() const { return u_; }
-
- private:
-  ModelParams p_;
-  double bdp_, wc_, w_, u_ = 0;
-  double stage_ = 0;
-  uint32_t last_seq_;
-  bool have_ = false;
-  uint32_t mult_ = 0;
-  size_t hops_ = 0;
-  ModelRecord last_[8] = {};
-};
+using double_models::hpcc::Model;
+using double_models::hpcc::ModelParams;
+using double_models::hpcc::ModelRecord;
 
 // ---------------------------------------------------------------------------
 // Random streams.
