@@ -31,6 +31,8 @@
 #   --set K=V,...     extra scenario keys for every run (e.g. poisson_load=0,
 #                     incast_load=0: the fabric without traffic, for memory)
 #   --no-plot         skip the PNG
+#   --reuse           keep a size whose OUT/hN/summary.json exists (re-run
+#                     only the others, e.g. after measuring some sizes again)
 # Environment: PYTHON (default /usr/bin/python3, with matplotlib for the plot).
 set -euo pipefail
 
@@ -42,6 +44,7 @@ sim="$root/build/release/sim-adapter/nicc-sim"
 sched="$root/build/release/bench/scheduler_bench"
 sched_events=20000000
 plot=1
+reuse=0
 extra=""
 py="${PYTHON:-/usr/bin/python3}"
 
@@ -59,7 +62,8 @@ while [[ $# -gt 0 ]]; do
     --sched-events) [[ $# -ge 2 ]] || die "--sched-events needs a value"; sched_events="$2"; shift 2 ;;
     --set) [[ $# -ge 2 ]] || die "--set needs a value"; extra=",$2"; shift 2 ;;
     --no-plot) plot=0; shift ;;
-    -h | --help) sed -n '2,33p' "$0"; exit 0 ;;
+    --reuse) reuse=1; shift ;;
+    -h | --help) sed -n '2,35p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -76,6 +80,10 @@ scenario="$root/sim-adapter/scenarios/fat-tree-hadoop.toml"
 for n in $sizes; do
   pods=$((n / 64))
   dir="$out/h$n"
+  if [[ "$reuse" = 1 && -f "$dir/summary.json" ]]; then
+    echo "scale.sh: $n hosts: keeping $dir (--reuse)" >&2
+    continue
+  fi
   echo "scale.sh: $n hosts ($pods pods), $stop_ms ms simulated -> $dir" >&2
   timer=()
   # Peak RSS also from time(1), for a nicc-sim that does not report it.
