@@ -193,28 +193,22 @@ class Model {
     if (next_u != first) ++*ambiguous;
     u_ = next_u;
 
-    const bool full = static_cast<int32_t>(ack_seq - last_seq_) > 0;
-    double w;
-    const bool mult_step = u_ >= p_.eta || stage_ >= p_.max_stage;
-    if (mult_step) {
-      w = wc_ / (u_ / p_.eta) + p_.w_ai;  // u = 0: +inf, clamped below
-    } else {
-      w = wc_ + p_.w_ai;
-    }
-    w = std::min(std::max(w, p_.w_min), bdp_);
-    if (full) {
-      wc_ = w;
-      stage_ = mult_step ? 0 : stage_ + 1;
-      last_seq_ = snd_nxt;
-    }
-    w_ = w;
+    Window(ack_seq, snd_nxt);
     return true;
   }
 
   void Pint(uint32_t ack_seq, uint32_t snd_nxt, uint8_t code) {
     u_ = code == 0 ? 0.0 : std::min(64.0, std::pow(2.0, (code - 128) / 16.0));
+    Window(ack_seq, snd_nxt);
+  }
+
+ private:
+  // The window step from u_ (both the INT and the PINT path): multiplicative
+  // when u >= eta or after max_stage additive steps; Wc moves once per RTT.
+  void Window(uint32_t ack_seq, uint32_t snd_nxt) {
     const bool full = static_cast<int32_t>(ack_seq - last_seq_) > 0;
     const bool mult_step = u_ >= p_.eta || stage_ >= p_.max_stage;
+    // u = 0 on the multiplicative step: +inf, clamped below.
     double w = mult_step ? wc_ / (u_ / p_.eta) + p_.w_ai : wc_ + p_.w_ai;
     w = std::min(std::max(w, p_.w_min), bdp_);
     if (full) {
@@ -225,6 +219,7 @@ class Model {
     w_ = w;
   }
 
+ public:
   double w() const { return w_; }
   double u() const { return u_; }
 
