@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <tuple>
 
@@ -108,8 +109,12 @@ NiccScenario::CheckMpiKeys(std::string* error) const
     };
     for (const auto& k : kNotDistributed)
     {
+        // Off: an empty spec, or a number equal to 0 ("0", "0.0", "0e0").
         const std::string v = Get(k.key);
-        if (!v.empty() && v != "0")
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        const bool zero = !v.empty() && end && *end == '\0' && x == 0.0;
+        if (!v.empty() && !zero)
         {
             *error = std::string("key '") + k.key + "': " + k.what +
                      " do not run across MPI ranks yet (key 'mpi_ranks' = " + std::to_string(ranks) +
