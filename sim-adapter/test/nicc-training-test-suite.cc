@@ -1,0 +1,253 @@
+/*
+ * nicc-training-test-suite.cc — the data-parallel training workload
+ * ("nicc-training"):
+ *   - DDP's bucket split: 51.2 MB of gradients into 1 MiB + 25 MiB + the
+ *     rest; a per-layer profile packed in whole layers, ready when the
+ *     closing layer's backward ends;
+ *   - the timeline against a hand-computed two-bucket example with the
+ *     closed-form all-reduce time a + bytes / bw: one case where bucket 0's
+ *     all-reduce hides under the remaining backward (only the last bucket's
+ *     all-reduce is exposed), one where it outlasts the backward and bucket
+ *     1 waits for it on the one communication stream;
+ *   - bad specs refused naming the field.
+ *
+ *   ./nicc-sim-test-runner --suite=nicc-training --verbose
+ */
+#include "nicc-test-util.h"
+
+#include "ns3/nicc-module.h"
+#include "ns3/nicc-training-timeline.h"
+#include "ns3/test.h"
+
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint64_t MIB = 1ull << 20;
+
+/// The hand example: F = 100 us, B = 200 us, O = 50 us, 4 MiB of gradients
+/// with a 1 MiB first bucket: bucket 0 = 1 MiB ready 50 us into backward,
+/// bucket 1 = 3 MiB ready when backward ends (200 us). Two iterations.
+NiccTrainingSpec
+HandSpec()
+{
+    NiccTrainingSpec s;
+    s.iterations = 2;
+    s.forwardNs = 100000;
+    s.backwardNs = 200000;
+    s.optimizerNs = 50000;
+    s.gradBytes = 4 * MIB;
+    s.firstBucketCapBytes = MIB;
+    s.bucketCapBytes = 25 * MIB;
+    return s;
+}
+
+class BucketSplitTest : public TestCase
+{
+  public:
+    BucketSplitTest()
+        : TestCase("DDP bucket split: 1 MiB first bucket, 25 MiB caps, per-layer profile")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccTrainingSpec s;
+        s.gradBytes = 51200000; // ResNet-50, fp16
+        s.backwardNs = 51200000; // 1 ns per byte: ready offset = cumulative bytes
+        std::vector<NiccTrainingBucket> b = NiccTrainingBuckets(s);
+        NS_TEST_ASSERT_MSG_EQ(b.size(), 3u, "1 MiB + 25 MiB + rest");
+        NS_TEST_EXPECT_MSG_EQ(b[0].bytes, 1048576u, "first bucket 1 MiB");
+        NS_TEST_EXPECT_MSG_EQ(b[1].bytes, 26214400u, "25 MiB");
+        NS_TEST_EXPECT_MSG_EQ(b[2].bytes, 23937024u, "the rest");
+        NS_TEST_EXPECT_MSG_EQ(b[0].readyOffsetNs, 1048576, "ready after its share");
+        NS_TEST_EXPECT_MSG_EQ(b[1].readyOffsetNs, 27262976, "ready after its share");
+        NS_TEST_EXPECT_MSG_EQ(b[2].readyOffsetNs, 51200000, "last ready at backward end");
+
+        // Ready offsets round up: 3 equal buckets of 1 byte over 10 ns.
+        NiccTrainingSpec r;
+        r.gradBytes = 3;
+        r.backwardNs = 10;
+        r.firstBucketCapBytes = 1;
+        r.bucketCapBytes = 1;
+        b = NiccTrainingBuckets(r);
+        NS_TEST_ASSERT_MSG_EQ(b.size(), 3u, "three buckets");
+        NS_TEST_EXPECT_MSG_EQ(b[0].readyOffsetNs, 4, "ceil(10/3)");
+        NS_TEST_EXPECT_MSG_EQ(b[1].readyOffsetNs, 7, "ceil(20/3)");
+        NS_TEST_EXPECT_MSG_EQ(b[2].readyOffsetNs, 10, "all");
+
+        // Profile (backward order): a bucket closes at the layer reaching
+        // its cap and may exceed it.
+        NiccTrainingSpec p;
+        p.firstBucketCapBytes = 100;
+        p.bucketCapBytes = 1000;
+        p.layers = {{60, 5}, {60, 7}, {500, 11}, {600, 13}, {30, 17}};
+        b = NiccTrainingBuckets(p);
+        NS_TEST_ASSERT_MSG_EQ(b.size(), 3u, "120 | 1100 | 30");
+        NS_TEST_EXPECT_MSG_EQ(b[0].bytes, 120u, "two layers reach 100");
+        NS_TEST_EXPECT_MSG_EQ(b[0].readyOffsetNs, 12, "after layers 0-1");
+        NS_TEST_EXPECT_MSG_EQ(b[1].bytes, 1100u, "500 + 600 reach 1000");
+        NS_TEST_EXPECT_MSG_EQ(b[1].readyOffsetNs, 36, "after layers 0-3");
+        NS_TEST_EXPECT_MSG_EQ(b[2].bytes, 30u, "the rest");
+        NS_TEST_EXPECT_MSG_EQ(b[2].readyOffsetNs, 53, "backward end");
+        NiccTrainingTimeline tl;
+        std::string err;
+        p.iterations = 1;
+        NS_TEST_ASSERT_MSG_EQ(tl.Init(p, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(tl.BackwardNs(), 53, "B = the layers' sum");
+    }
+};
+
+/// All-reduce time a + bytes / bw with bw in bytes per ns given as
+/// `nsPerMib` per MiB (exact for whole MiB).
+struct ClosedForm
+{
+    int64_t aNs;
+    int64_t nsPerMib;
+
+    int64_t operator()(const NiccTrainingRequest& rq) const
+    {
+        return aNs + static_cast<int64_t>(rq.bytes * static_cast<uint64_t>(nsPerMib) / MIB);
+    }
+};
+
+class HandTimelineTest : public TestCase
+{
+  public:
+    /// slow = false: a = 10 us, 20 us per MiB (hidden); true: 200 us per MiB.
+    explicit HandTimelineTest(bool slow)
+        : TestCase(slow ? "timeline, hand example: bucket 0 outlasts backward, bucket 1 waits (exposed)"
+                        : "timeline, hand example: bucket 0 hidden under backward"),
+          m_slow(slow)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccTrainingTimeline tl;
+        std::string err;
+        const ClosedForm cost{10000, m_slow ? 200000 : 20000};
+        NS_TEST_ASSERT_MSG_EQ(NiccRunTrainingTimeline(HandSpec(), cost, &tl, &err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(tl.Finished(), true, "both iterations end");
+        NS_TEST_EXPECT_MSG_EQ(tl.ComputeNs(), 350000, "F + B + O");
+        const auto& its = tl.Iterations();
+        NS_TEST_ASSERT_MSG_EQ(its.size(), 2u, "two iterations");
+        for (const auto& it : its)
+        {
+            NS_TEST_ASSERT_MSG_EQ(it.allReduces.size(), 2u, "two buckets");
+        }
+        const auto& a0 = its[0].allReduces[0];
+        const auto& a1 = its[0].allReduces[1];
+        NS_TEST_EXPECT_MSG_EQ(a0.bytes, MIB, "bucket 0 = 1 MiB");
+        NS_TEST_EXPECT_MSG_EQ(a1.bytes, 3 * MIB, "bucket 1 = 3 MiB");
+        // Bucket 0: ready at F + B/4 = 150 us, starts then.
+        NS_TEST_EXPECT_MSG_EQ(a0.readyNs, 150000, "bucket 0 ready");
+        NS_TEST_EXPECT_MSG_EQ(a0.startNs, 150000, "bucket 0 starts when ready");
+        NS_TEST_EXPECT_MSG_EQ(a1.readyNs, 300000, "bucket 1 ready at backward end");
+        NS_TEST_EXPECT_MSG_EQ(its[0].computeEndNs, 300000, "F + B");
+        if (!m_slow)
+        {
+            // 10 + 20 = 30 us: 150 -> 180 us, before bucket 1 is ready.
+            NS_TEST_EXPECT_MSG_EQ(a0.endNs, 180000, "bucket 0 end");
+            // 10 + 60 = 70 us from its ready time.
+            NS_TEST_EXPECT_MSG_EQ(a1.startNs, 300000, "bucket 1 starts when ready");
+            NS_TEST_EXPECT_MSG_EQ(a1.endNs, 370000, "bucket 1 end");
+            NS_TEST_EXPECT_MSG_EQ(its[0].lastAllReduceEndNs, 370000, "last all-reduce end");
+            NS_TEST_EXPECT_MSG_EQ(its[0].endNs, 420000, "optimizer after it: +50 us");
+            NS_TEST_EXPECT_MSG_EQ(its[0].DurationNs(), 420000, "iteration time");
+            // Only bucket 1's own 70 us is exposed: bucket 0 is hidden.
+            NS_TEST_EXPECT_MSG_EQ(its[0].ExposedNs(tl.ComputeNs()), 70000, "exposed = last bucket");
+            // Iteration 1 starts at 420 us: the same shape shifted.
+            NS_TEST_EXPECT_MSG_EQ(its[1].startNs, 420000, "next forward after the optimizer");
+            NS_TEST_EXPECT_MSG_EQ(its[1].allReduces[0].startNs, 570000, "420 + 150");
+            NS_TEST_EXPECT_MSG_EQ(its[1].allReduces[0].endNs, 600000, "+30");
+            NS_TEST_EXPECT_MSG_EQ(its[1].allReduces[1].startNs, 720000, "420 + 300");
+            NS_TEST_EXPECT_MSG_EQ(its[1].allReduces[1].endNs, 790000, "+70");
+            NS_TEST_EXPECT_MSG_EQ(its[1].endNs, 840000, "+50");
+            const NiccTrainingSummary s = tl.Summary();
+            NS_TEST_EXPECT_MSG_EQ(s.iterationsDone, 2u, "two done");
+            NS_TEST_EXPECT_MSG_EQ_TOL(s.meanIterationNs, 420000.0, 1e-9, "mean iteration");
+            NS_TEST_EXPECT_MSG_EQ_TOL(s.iterationsPerSecond, 1e9 / 420000.0, 1e-9, "iterations/s");
+            NS_TEST_EXPECT_MSG_EQ_TOL(s.exposedShare, 70000.0 / 420000.0, 1e-12, "exposed share");
+        }
+        else
+        {
+            // 10 + 200 = 210 us: 150 -> 360 us, past the backward end.
+            NS_TEST_EXPECT_MSG_EQ(a0.endNs, 360000, "bucket 0 end");
+            // Bucket 1 (ready at 300) waits for the stream: 360 -> 970 us.
+            NS_TEST_EXPECT_MSG_EQ(a1.startNs, 360000, "bucket 1 waits for bucket 0");
+            NS_TEST_EXPECT_MSG_EQ(a1.endNs, 970000, "10 + 600 us");
+            NS_TEST_EXPECT_MSG_EQ(its[0].endNs, 1020000, "optimizer: +50 us");
+            NS_TEST_EXPECT_MSG_EQ(its[0].DurationNs(), 1020000, "iteration time");
+            NS_TEST_EXPECT_MSG_EQ(its[0].ExposedNs(tl.ComputeNs()), 670000, "1020 - 350 us");
+            NS_TEST_EXPECT_MSG_EQ(its[1].startNs, 1020000, "next iteration");
+            NS_TEST_EXPECT_MSG_EQ(its[1].allReduces[0].startNs, 1170000, "1020 + 150");
+            NS_TEST_EXPECT_MSG_EQ(its[1].allReduces[1].startNs, 1380000, "1170 + 210");
+            NS_TEST_EXPECT_MSG_EQ(its[1].endNs, 2040000, "1380 + 610 + 50");
+            const NiccTrainingSummary s = tl.Summary();
+            NS_TEST_EXPECT_MSG_EQ_TOL(s.exposedShare, 670000.0 / 1020000.0, 1e-12, "exposed share");
+        }
+    }
+
+    bool m_slow;
+};
+
+class BadSpecTest : public TestCase
+{
+  public:
+    BadSpecTest()
+        : TestCase("timeline: bad specs refused naming the field")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccTrainingTimeline tl;
+        std::string err;
+        NiccTrainingSpec s = HandSpec();
+        s.iterations = 0;
+        NS_TEST_EXPECT_MSG_EQ(tl.Init(s, &err), false, "0 iterations");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "iterations"), true, err);
+        s = HandSpec();
+        s.gradBytes = 0;
+        NS_TEST_EXPECT_MSG_EQ(tl.Init(s, &err), false, "no gradients");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "gradient bytes"), true, err);
+        s = HandSpec();
+        s.forwardNs = -1;
+        NS_TEST_EXPECT_MSG_EQ(tl.Init(s, &err), false, "negative time");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "forward"), true, err);
+        s = HandSpec();
+        s.layers = {{10, 1}, {0, 1}};
+        NS_TEST_EXPECT_MSG_EQ(tl.Init(s, &err), false, "empty layer");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "layer 1"), true, err);
+        // Done with nothing pending changes nothing.
+        NS_TEST_ASSERT_MSG_EQ(tl.Init(HandSpec(), &err), true, err);
+        tl.Done(5);
+        NiccTrainingRequest rq;
+        NS_TEST_EXPECT_MSG_EQ(tl.Pending(&rq), false, "not started");
+    }
+};
+
+} // namespace
+
+class NiccTrainingTestSuite : public TestSuite
+{
+  public:
+    NiccTrainingTestSuite()
+        : TestSuite("nicc-training", UNIT)
+    {
+        AddTestCase(new BucketSplitTest, TestCase::QUICK);
+        AddTestCase(new HandTimelineTest(false), TestCase::QUICK);
+        AddTestCase(new HandTimelineTest(true), TestCase::QUICK);
+        AddTestCase(new BadSpecTest, TestCase::QUICK);
+    }
+};
+
+NiccTrainingTestSuite g_niccTrainingTestSuite;
