@@ -9,7 +9,15 @@
  *     all-reduce hides under the remaining backward (only the last bucket's
  *     all-reduce is exposed), one where it outlasts the backward and bucket
  *     1 waits for it on the one communication stream;
- *   - bad specs refused naming the field.
+ *   - bad specs refused naming the field;
+ *   - ns-3, 4 ranks on a 2 x 1 x 2 leaf-spine, 2 iterations of 3 buckets:
+ *     every bucket's ring all-reduce starts no earlier than its bucket is
+ *     ready and not before the previous one ended (exactly at the later of
+ *     the two), the optimizer follows the last one, the next forward the
+ *     optimizer, iteration time >= F + B + O, the timeline fed the measured
+ *     all-reduce durations reproduces every time to the ns, and the outputs
+ *     (training.csv, training_buckets.csv, summary.json) hold them;
+ *   - bad training keys refused naming the key.
  *
  *   ./nicc-sim-test-runner --suite=nicc-training --verbose
  */
@@ -19,7 +27,11 @@
 #include "ns3/nicc-training-timeline.h"
 #include "ns3/test.h"
 
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -235,6 +247,179 @@ class BadSpecTest : public TestCase
     }
 };
 
+/// The small job: F = 50 us, B = 300 us, O = 20 us, 2.5 MiB of gradients
+/// in 1 MiB buckets (1 + 1 + 0.5 MiB), 2 iterations, 4 ranks at 100 Gb/s.
+std::vector<std::string>
+SmallJob()
+{
+    return {"leaves=2", "spines=1", "hosts_per_leaf=2", "poisson_load=0", "stop_ms=20",
+            "training=custom", "training_iterations=2", "training_start_us=5",
+            "training_forward_us=50", "training_backward_us=300", "training_optimizer_us=20",
+            "training_grad_bytes=2621440", "training_bucket_mb=1", "training_first_bucket_mb=1"};
+}
+
+std::string
+ReadAll(const std::filesystem::path& p)
+{
+    std::ifstream in(p);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+class SimIterationsTest : public TestCase
+{
+  public:
+    SimIterationsTest()
+        : TestCase("ns-3: bucket all-reduces in order after their buckets, optimizer last, = the timeline")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenario s;
+        std::string err;
+        bool ok = s.Select("leaf-spine", &err);
+        for (const auto& kv : SmallJob())
+        {
+            ok = ok && s.SetPair(kv, &err);
+        }
+        NiccScenarioResult r;
+        NS_TEST_ASSERT_MSG_EQ(ok && s.Run(&r, &err), true, err);
+        const NiccTrainingResult& t = r.training;
+        NS_TEST_ASSERT_MSG_EQ(t.on, true, "training ran");
+        NS_TEST_EXPECT_MSG_EQ(t.ranks, 4u, "every host");
+        NS_TEST_ASSERT_MSG_EQ(t.buckets.size(), 3u, "1 + 1 + 0.5 MiB");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[2].bytes, 524288u, "last bucket");
+        NS_TEST_EXPECT_MSG_EQ(t.computeNs, 370000, "F + B + O");
+        NS_TEST_ASSERT_MSG_EQ(t.iterations.size(), 2u, "two iterations");
+        NS_TEST_EXPECT_MSG_EQ(t.summary.iterationsDone, 2u, "both finished (no early stop between buckets)");
+        NS_TEST_EXPECT_MSG_EQ(t.iterations[0].startNs, 5000, "training_start_us");
+        // Measured durations per (iteration, bucket), for the replay.
+        std::map<std::pair<uint32_t, uint32_t>, int64_t> measured;
+        std::map<std::string, NiccCollectiveResult> coll;
+        for (const auto& c : r.collectives)
+        {
+            coll[c.name] = c;
+        }
+        for (size_t k = 0; k < t.iterations.size(); ++k)
+        {
+            const NiccTrainingIteration& it = t.iterations[k];
+            NS_TEST_ASSERT_MSG_EQ(it.allReduces.size(), 3u, "one all-reduce per bucket");
+            if (k > 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(it.startNs, t.iterations[k - 1].endNs, "forward after the optimizer");
+            }
+            NS_TEST_EXPECT_MSG_EQ(it.computeEndNs, it.startNs + 350000, "F + B");
+            for (size_t b = 0; b < it.allReduces.size(); ++b)
+            {
+                const NiccTrainingAllReduce& a = it.allReduces[b];
+                NS_TEST_EXPECT_MSG_EQ(a.bucket, b, "in bucket order");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(a.startNs, a.readyNs, "not before its bucket is ready");
+                NS_TEST_EXPECT_MSG_GT(a.endNs, a.startNs, "takes time on the fabric");
+                const int64_t prevEnd = b > 0 ? it.allReduces[b - 1].endNs : 0;
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(a.startNs, prevEnd, "one at a time");
+                NS_TEST_EXPECT_MSG_EQ(a.startNs, std::max(a.readyNs, prevEnd), "at the later of the two");
+                // The fabric's collective is this all-reduce: same start and end.
+                const std::string name = "train_i" + std::to_string(k) + "_b" + std::to_string(b);
+                NS_TEST_ASSERT_MSG_EQ(coll.count(name), 1u, name);
+                const NiccCollectiveResult& c = coll[name];
+                NS_TEST_EXPECT_MSG_EQ(c.Done(), true, name);
+                NS_TEST_EXPECT_MSG_EQ(c.stepsPlanned, 6u, "2 (n - 1) ring steps");
+                NS_TEST_EXPECT_MSG_EQ(c.steps.front().startNs, a.startNs, name + " start");
+                NS_TEST_EXPECT_MSG_EQ(c.steps.back().endNs, a.endNs, name + " end");
+                measured[{static_cast<uint32_t>(k), static_cast<uint32_t>(b)}] = a.endNs - a.startNs;
+            }
+            NS_TEST_EXPECT_MSG_EQ(it.lastAllReduceEndNs, it.allReduces.back().endNs, "last all-reduce");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(it.lastAllReduceEndNs, it.computeEndNs, "last bucket after backward");
+            NS_TEST_EXPECT_MSG_EQ(it.endNs, it.lastAllReduceEndNs + 20000, "optimizer after the last");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(it.DurationNs(), t.computeNs, "iteration >= compute");
+        }
+        // ALLREDUCE flows: 2 iterations x 3 buckets x 6 steps x 4 ranks.
+        const size_t arFlows = std::count(r.flowKind.begin(), r.flowKind.end(),
+                                          static_cast<uint8_t>(NiccFlowKind::ALLREDUCE));
+        NS_TEST_EXPECT_MSG_EQ(arFlows, 144u, "every ring step's flows");
+        // The timeline fed the measured durations gives the same times.
+        NiccTrainingTimeline replay;
+        NS_TEST_ASSERT_MSG_EQ(NiccRunTrainingTimeline(
+                                  t.spec,
+                                  [&](const NiccTrainingRequest& rq) {
+                                      return measured[{rq.iteration, rq.bucket}];
+                                  },
+                                  &replay, &err, 5000),
+                              true, err);
+        NS_TEST_ASSERT_MSG_EQ(replay.Iterations().size(), 2u, "replayed");
+        for (size_t k = 0; k < 2; ++k)
+        {
+            const auto& a = replay.Iterations()[k];
+            const auto& b = t.iterations[k];
+            NS_TEST_EXPECT_MSG_EQ(a.endNs, b.endNs, "replayed iteration end");
+            NS_TEST_EXPECT_MSG_EQ(a.lastAllReduceEndNs, b.lastAllReduceEndNs, "replayed last all-reduce");
+            for (size_t j = 0; j < 3; ++j)
+            {
+                NS_TEST_EXPECT_MSG_EQ(a.allReduces[j].startNs, b.allReduces[j].startNs, "replayed start");
+                NS_TEST_EXPECT_MSG_EQ(a.allReduces[j].endNs, b.allReduces[j].endNs, "replayed end");
+            }
+        }
+        const double meanNs = (t.iterations[0].DurationNs() + t.iterations[1].DurationNs()) / 2.0;
+        NS_TEST_EXPECT_MSG_EQ_TOL(t.summary.meanIterationNs, meanNs, 1e-6, "mean iteration");
+        NS_TEST_EXPECT_MSG_EQ_TOL(t.summary.iterationsPerSecond, 1e9 / meanNs, 1e-6, "iterations/s");
+        NS_TEST_EXPECT_MSG_EQ_TOL(t.summary.exposedShare, (meanNs - 370000.0) / meanNs, 1e-9, "exposed share");
+
+        // Outputs.
+        const std::filesystem::path dir = NiccTestDir("training");
+        NS_TEST_ASSERT_MSG_EQ(NiccWriteScenarioOutputs(s, r, dir.string(), &err), true, err);
+        const std::string csv = ReadAll(dir / "training.csv");
+        NS_TEST_EXPECT_MSG_EQ(std::count(csv.begin(), csv.end(), '\n'), 3, "header + 2 iterations");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(csv, "\n1," + std::to_string(t.iterations[1].startNs) + ","), true,
+                              csv);
+        const std::string bk = ReadAll(dir / "training_buckets.csv");
+        NS_TEST_EXPECT_MSG_EQ(std::count(bk.begin(), bk.end(), '\n'), 7, "header + 6 all-reduces");
+        const std::string js = ReadAll(dir / "summary.json");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(js, "\"exposed_comm_share\""), true, "summary training");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(js, "\"iterations_done\": 2"), true, "summary training");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+class BadTrainingKeysTest : public TestCase
+{
+  public:
+    BadTrainingKeysTest()
+        : TestCase("training keys: custom without times, a rank subset of rail rings, out of range; preset defaults")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenarioResult r;
+        std::string err;
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", {"leaves=2", "spines=1", "hosts_per_leaf=2", "poisson_load=0",
+                                                         "training=custom", "training_grad_bytes=1000"},
+                                          &r, &err),
+                              false, "custom needs times");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "training_forward_us"), true, err);
+        std::vector<std::string> keys = SmallJob();
+        keys.push_back("allreduce_ring=rail-local");
+        keys.push_back("training_ranks=3");
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", keys, &r, &err), false, "subset of rail rings");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "training_ranks"), true, err);
+        keys = SmallJob();
+        keys.push_back("training_grad_bytes=-2");
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", keys, &r, &err), false, "below -1");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "training_grad_bytes"), true, err);
+        // A preset fills what is not set: resnet50 at fp32 = 102.4 MB.
+        NiccScenario s;
+        NS_TEST_ASSERT_MSG_EQ(s.Select("leaf-spine", &err) && s.SetPair("training=resnet50", &err) &&
+                                  s.SetPair("training_precision=fp32", &err),
+                              true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Get("training_grad_bytes"), "-1", "the preset's");
+        NS_TEST_EXPECT_MSG_EQ(NiccTrainingPresets().front().params * 4, 102.4e6, "ResNet-50 fp32 gradients");
+    }
+};
+
 } // namespace
 
 class NiccTrainingTestSuite : public TestSuite
@@ -247,6 +432,8 @@ class NiccTrainingTestSuite : public TestSuite
         AddTestCase(new HandTimelineTest(false), TestCase::QUICK);
         AddTestCase(new HandTimelineTest(true), TestCase::QUICK);
         AddTestCase(new BadSpecTest, TestCase::QUICK);
+        AddTestCase(new SimIterationsTest, TestCase::QUICK);
+        AddTestCase(new BadTrainingKeysTest, TestCase::QUICK);
     }
 };
 
