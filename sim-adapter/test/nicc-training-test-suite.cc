@@ -17,7 +17,10 @@
  *     optimizer, iteration time >= F + B + O, the timeline fed the measured
  *     all-reduce durations reproduces every time to the ns, and the outputs
  *     (training.csv, training_buckets.csv, summary.json) hold them;
- *   - bad training keys refused naming the key.
+ *   - bad training keys refused naming the key;
+ *   - the shipped training-resnet50.toml, one iteration: 16 ranks in 4
+ *     rail rings, DDP's three buckets of 51.2 MB, and an iteration of
+ *     103.644 ms of compute plus at least the last bucket's all-reduce.
  *
  *   ./nicc-sim-test-runner --suite=nicc-training --verbose
  */
@@ -420,6 +423,41 @@ class BadTrainingKeysTest : public TestCase
     }
 };
 
+class ShippedResnetTest : public TestCase
+{
+  public:
+    ShippedResnetTest()
+        : TestCase("training-resnet50.toml: 16 ranks, 3 DDP buckets, one iteration")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScenario s;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(NiccShipped("training-resnet50.toml"), &s, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(s.Get("training"), "resnet50", "preset");
+        NS_TEST_EXPECT_MSG_EQ(s.Get("topology"), "rail", "rail fabric");
+        NS_TEST_ASSERT_MSG_EQ(s.Set("training_iterations", "1", &err) && s.Set("stop_ms", "110", &err), true, err);
+        NiccScenarioResult r;
+        NS_TEST_ASSERT_MSG_EQ(s.Run(&r, &err), true, err);
+        const NiccTrainingResult& t = r.training;
+        NS_TEST_EXPECT_MSG_EQ(t.ranks, 16u, "4 servers x 4 NICs");
+        NS_TEST_EXPECT_MSG_EQ(t.rings, 4u, "one ring per rail");
+        NS_TEST_EXPECT_MSG_EQ(t.spec.gradBytes, 51200000u, "25.6 M x 2 B");
+        NS_TEST_ASSERT_MSG_EQ(t.buckets.size(), 3u, "1 MiB, 25 MiB, rest");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[0].bytes, 1048576u, "first bucket");
+        NS_TEST_EXPECT_MSG_EQ(t.computeNs, 103644000, "256 / 2470 s");
+        NS_TEST_ASSERT_MSG_EQ(t.summary.iterationsDone, 1u, "one iteration");
+        const NiccTrainingIteration& it = t.iterations[0];
+        const NiccTrainingAllReduce& last = it.allReduces.back();
+        NS_TEST_EXPECT_MSG_EQ(it.DurationNs(), t.computeNs + (last.endNs - last.startNs),
+                              "earlier buckets hidden: only the last bucket's all-reduce is exposed");
+        NS_TEST_EXPECT_MSG_GT(last.endNs - last.startNs, 0, "the last all-reduce takes time");
+    }
+};
+
 } // namespace
 
 class NiccTrainingTestSuite : public TestSuite
@@ -434,6 +472,7 @@ class NiccTrainingTestSuite : public TestSuite
         AddTestCase(new BadSpecTest, TestCase::QUICK);
         AddTestCase(new SimIterationsTest, TestCase::QUICK);
         AddTestCase(new BadTrainingKeysTest, TestCase::QUICK);
+        AddTestCase(new ShippedResnetTest, TestCase::QUICK);
     }
 };
 
