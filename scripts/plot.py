@@ -161,7 +161,7 @@ def plot_training(plt, folder, name):
         en = float(r["end_ns"])
         rd = float(r["ready_ns"])
         ax.broken_barh([(st * ms, (en - st) * ms)], (1.1, 0.8), color=colours[b % len(colours)],
-                       edgecolor="white")
+                       edgecolor="black", linewidth=0.3)
         ax.plot([rd * ms], [1.0], marker="^", color=colours[b % len(colours)], markersize=4)
     ax.set_yticks([1.5, 2.5])
     ax.set_yticklabels(["all-reduce\n(per bucket)", "compute"])
