@@ -134,6 +134,11 @@ ScenarioKeyRows()
      "training: DDP bucket_cap_mb, MiB (a bucket closes once it holds this much)"},
     {"training_first_bucket_mb", "double", 0.000001, 1e6, "1",
      "training: cap of the first bucket in backward order, MiB (DDP's first bucket, 1 MiB)"},
+    {"training_layers_file", "string", 0, 0, "",
+     "training: per-layer profile, a CSV with the header 'bytes,backward_us' and one layer a line "
+     "in backward order (last layer first); buckets then hold whole layers and are ready when "
+     "their last layer's backward ends; replaces training_grad_bytes and training_backward_us; "
+     "empty = gradients produced uniformly over the backward time"},
     {"training_ranks", "uint", 0, 1e6, "0",
      "training: data-parallel ranks (one per NIC); 0 = every host; fewer: the first ones of the "
      "interleaved / sequential ring"},

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace ns3
 {
@@ -34,6 +35,73 @@ NiccTrainingPresets()
          "(NVIDIA DeepLearningExamples) = 103.644 ms per iteration; O = 0.3 ms (estimate), F : B = 1 : 2"},
     };
     return rows;
+}
+
+bool
+NiccReadTrainingLayers(const std::string& path, std::vector<NiccTrainingLayer>* out, std::string* error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        *error = path + ": cannot open the layer profile";
+        return false;
+    }
+    out->clear();
+    std::string line;
+    uint32_t lineNo = 0;
+    bool header = false;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r')
+        {
+            line.pop_back();
+        }
+        if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#')
+        {
+            continue;
+        }
+        const std::string where = path + ":" + std::to_string(lineNo) + ": ";
+        if (!header)
+        {
+            if (line != "bytes,backward_us")
+            {
+                *error = where + "expected the header 'bytes,backward_us'";
+                return false;
+            }
+            header = true;
+            continue;
+        }
+        std::istringstream ls(line);
+        std::string a;
+        std::string b;
+        std::string rest;
+        double bytes = 0;
+        double us = 0;
+        size_t usedA = 0;
+        size_t usedB = 0;
+        bool ok = std::getline(ls, a, ',') && std::getline(ls, b, ',') && !std::getline(ls, rest, ',');
+        try
+        {
+            ok = ok && (bytes = std::stod(a, &usedA), usedA == a.size()) && (us = std::stod(b, &usedB), usedB == b.size());
+        }
+        catch (const std::exception&)
+        {
+            ok = false;
+        }
+        if (!ok || bytes < 1 || bytes > 1e12 || bytes != std::floor(bytes) || !(us >= 0) || us > 1e9)
+        {
+            *error = where + "expected 'bytes,backward_us' (bytes an integer in [1, 1e12], backward_us in [0, 1e9])";
+            return false;
+        }
+        out->push_back({static_cast<uint64_t>(bytes), std::llround(us * 1e3)});
+    }
+    if (out->empty())
+    {
+        *error = path + ": no layers (a header 'bytes,backward_us' and one line per layer)";
+        return false;
+    }
+    return true;
 }
 
 namespace
@@ -88,23 +156,42 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
         return true;
     };
     const double bytesPerParam = s.Get("training_precision") == "fp32" ? 4.0 : 2.0;
+    NiccTrainingSpec spec;
+    const std::string layersFile = s.Get("training_layers_file");
+    if (!layersFile.empty() && !NiccReadTrainingLayers(layersFile, &spec.layers, error))
+    {
+        *error = "key 'training_layers_file': " + *error;
+        return false;
+    }
+    // With a profile, its layers give the gradient bytes and backward time.
+    const bool layers = !spec.layers.empty();
     double fwd = 0;
     double bwd = 0;
     double opt = 0;
     double grad = 0;
     if (!pick("training_forward_us", preset ? preset->forwardUs : 0, &fwd) ||
-        !pick("training_backward_us", preset ? preset->backwardUs : 0, &bwd) ||
+        (!layers && !pick("training_backward_us", preset ? preset->backwardUs : 0, &bwd)) ||
         !pick("training_optimizer_us", preset ? preset->optimizerUs : 0, &opt) ||
-        !pick("training_grad_bytes", preset ? preset->params * bytesPerParam : 0, &grad))
+        (!layers && !pick("training_grad_bytes", preset ? preset->params * bytesPerParam : 0, &grad)))
     {
         return false;
     }
-    NiccTrainingSpec spec;
     spec.iterations = static_cast<uint32_t>(Num(s, "training_iterations"));
     spec.forwardNs = std::llround(fwd * 1e3);
     spec.backwardNs = std::llround(bwd * 1e3);
     spec.optimizerNs = std::llround(opt * 1e3);
     spec.gradBytes = static_cast<uint64_t>(std::llround(grad));
+    if (layers)
+    {
+        // Reported as run (the timeline takes them from the layers).
+        spec.backwardNs = 0;
+        spec.gradBytes = 0;
+        for (const NiccTrainingLayer& l : spec.layers)
+        {
+            spec.backwardNs += l.backwardNs;
+            spec.gradBytes += l.bytes;
+        }
+    }
     spec.bucketCapBytes = static_cast<uint64_t>(std::llround(Num(s, "training_bucket_mb") * 1048576.0));
     spec.firstBucketCapBytes = static_cast<uint64_t>(std::llround(Num(s, "training_first_bucket_mb") * 1048576.0));
     if (!m_timeline.Init(spec, error))

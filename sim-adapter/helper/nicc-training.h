@@ -10,7 +10,7 @@
  *   training_forward_us / _backward_us / _optimizer_us   (-1 = the preset's)
  *   training_grad_bytes (-1 = the preset's)   training_precision=fp16|fp32
  *   training_bucket_mb=25   training_first_bucket_mb=1   (MiB, as DDP)
- *   training_ranks=0 (= every host)
+ *   training_ranks=0 (= every host)   training_layers_file=PATH (per-layer profile)
  *
  * Within RunFabric:
  *   NiccTrainingRun training;
@@ -49,6 +49,12 @@ struct NiccTrainingPreset
 
 /// Every preset (the key `training`'s values besides off and custom).
 const std::vector<NiccTrainingPreset>& NiccTrainingPresets();
+
+/// Reads a per-layer profile (key training_layers_file): a CSV whose first
+/// line (after '#' comments and blank lines) is the header
+/// "bytes,backward_us", then one layer a line in backward order, bytes an
+/// integer > 0, backward_us >= 0. False with "path:line: reason" in *error.
+bool NiccReadTrainingLayers(const std::string& path, std::vector<NiccTrainingLayer>* out, std::string* error);
 
 /// What the training keys produced in one run.
 struct NiccTrainingResult

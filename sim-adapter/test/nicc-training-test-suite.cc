@@ -18,6 +18,9 @@
  *     all-reduce durations reproduces every time to the ns, and the outputs
  *     (training.csv, training_buckets.csv, summary.json) hold them;
  *   - bad training keys refused naming the key;
+ *   - a per-layer profile file (training_layers_file) on the fabric: buckets
+ *     of whole layers, ready at their last layer's backward end; bad files
+ *     refused naming file and line;
  *   - the shipped training-resnet50.toml, one iteration: 16 ranks in 4
  *     rail rings, DDP's three buckets of 51.2 MB, and an iteration of
  *     103.644 ms of compute plus at least the last bucket's all-reduce.
@@ -423,6 +426,64 @@ class BadTrainingKeysTest : public TestCase
     }
 };
 
+class LayersFileTest : public TestCase
+{
+  public:
+    LayersFileTest()
+        : TestCase("training_layers_file: buckets of whole layers on the fabric; bad files name file:line")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::filesystem::path dir = NiccTestDir("training-layers");
+        // Backward order: 0.6 MiB + 0.6 MiB close the 1 MiB first bucket at
+        // 30 us; 1.5 MiB closes the second (1 MiB cap) at 130 us; the last
+        // 0.25 MiB layer is the third, ready at 150 us.
+        const std::string good = NiccWriteFile(dir, "layers.csv",
+                                               "# ResNet-like, last layer first\n"
+                                               "bytes,backward_us\n629146,10\n629146,20\n1572864,100\n"
+                                               "262144,20\n");
+        std::vector<std::string> keys = {"leaves=2", "spines=1", "hosts_per_leaf=2", "poisson_load=0",
+                                         "stop_ms=20", "training=custom", "training_iterations=1",
+                                         "training_forward_us=40", "training_optimizer_us=10",
+                                         "training_bucket_mb=1", "training_layers_file=" + good};
+        NiccScenarioResult r;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith("leaf-spine", keys, &r, &err), true, err);
+        const NiccTrainingResult& t = r.training;
+        NS_TEST_ASSERT_MSG_EQ(t.buckets.size(), 3u, "three buckets of whole layers");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[0].bytes, 1258292u, "two layers");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[0].readyOffsetNs, 30000, "after layers 0-1");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[1].bytes, 1572864u, "one layer over the cap");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[1].readyOffsetNs, 130000, "after layer 2");
+        NS_TEST_EXPECT_MSG_EQ(t.buckets[2].readyOffsetNs, 150000, "backward end");
+        NS_TEST_EXPECT_MSG_EQ(t.spec.backwardNs, 150000, "B = the layers' sum");
+        NS_TEST_EXPECT_MSG_EQ(t.spec.gradBytes, 3093300u, "bytes = the layers' sum");
+        NS_TEST_EXPECT_MSG_EQ(t.computeNs, 200000, "40 + 150 + 10 us");
+        NS_TEST_ASSERT_MSG_EQ(t.summary.iterationsDone, 1u, "ran");
+        const NiccTrainingIteration& it = t.iterations[0];
+        NS_TEST_EXPECT_MSG_EQ(it.allReduces[0].readyNs, 70000, "F + 30 us");
+        NS_TEST_EXPECT_MSG_EQ(it.allReduces[2].readyNs, it.computeEndNs, "last at backward end");
+        NS_TEST_EXPECT_MSG_EQ(it.endNs, it.allReduces[2].endNs + 10000, "optimizer after the last");
+
+        const std::string bad = NiccWriteFile(dir, "bad.csv", "bytes,backward_us\n100,5\n0,5\n");
+        keys.back() = "training_layers_file=" + bad;
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", keys, &r, &err), false, "a zero-byte layer");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "training_layers_file"), true, err);
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "bad.csv:3:"), true, err);
+        const std::string noHeader = NiccWriteFile(dir, "nohdr.csv", "100,5\n");
+        keys.back() = "training_layers_file=" + noHeader;
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", keys, &r, &err), false, "no header");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "nohdr.csv:1: expected the header"), true, err);
+        keys.back() = "training_layers_file=" + (dir / "missing.csv").string();
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", keys, &r, &err), false, "missing file");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "cannot open"), true, err);
+        std::filesystem::remove_all(dir);
+    }
+};
+
 class ShippedResnetTest : public TestCase
 {
   public:
@@ -472,6 +533,7 @@ class NiccTrainingTestSuite : public TestSuite
         AddTestCase(new BadSpecTest, TestCase::QUICK);
         AddTestCase(new SimIterationsTest, TestCase::QUICK);
         AddTestCase(new BadTrainingKeysTest, TestCase::QUICK);
+        AddTestCase(new LayersFileTest, TestCase::QUICK);
         AddTestCase(new ShippedResnetTest, TestCase::QUICK);
     }
 };
