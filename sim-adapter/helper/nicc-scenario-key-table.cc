@@ -113,21 +113,21 @@ ScenarioKeyRows()
     {"training", "off|resnet50|custom", 0, 0, "off",
      "fabric: a data-parallel training job: iterations of forward, backward (gradients all-reduced "
      "in DDP buckets as they are ready, one all-reduce at a time, rings from allreduce_ring) and "
-     "optimizer; resnet50 = 25.6 M parameters at 103.6 ms of compute per iteration (A100, batch "
-     "256, mixed precision); custom = the training_* keys. Outputs training.csv, "
+     "optimizer; resnet50 = the ResNet-50 preset (parameters and compute times with their sources: "
+     "NiccTrainingPresets, docs/training.md); custom = the training_* keys. Outputs training.csv, "
      "training_buckets.csv, summary.json 'training', training.png"},
     {"training_iterations", "uint", 1, 1e6, "3", "training: iterations to run"},
     {"training_start_us", "double", 0, 1e8, "0", "training: start of the first iteration's forward"},
     {"training_forward_us", "double", -1, 1e9, "-1",
-     "training: forward time per iteration; -1 = the preset's (resnet50: 34448)"},
+     "training: forward time per iteration; -1 = the preset's"},
     {"training_backward_us", "double", -1, 1e9, "-1",
      "training: backward time per iteration, over which the gradients become ready in proportion to "
-     "their bytes; -1 = the preset's (resnet50: 68896)"},
+     "their bytes; -1 = the preset's"},
     {"training_optimizer_us", "double", -1, 1e9, "-1",
-     "training: optimizer step after the last all-reduce; -1 = the preset's (resnet50: 300)"},
+     "training: optimizer step after the last all-reduce; -1 = the preset's"},
     {"training_grad_bytes", "int", -1, 1e12, "-1",
      "training: gradient bytes per rank per iteration; -1 = the preset's parameters x "
-     "training_precision (resnet50 fp16: 51200000)"},
+     "training_precision"},
     {"training_precision", "fp16|fp32", 0, 0, "fp16",
      "training: bytes per gradient of a preset (2 or 4); unused when training_grad_bytes is set"},
     {"training_bucket_mb", "double", 0.000001, 1e6, "25",

@@ -423,6 +423,11 @@ class BadTrainingKeysTest : public TestCase
                               true, err);
         NS_TEST_EXPECT_MSG_EQ(s.Get("training_grad_bytes"), "-1", "the preset's");
         NS_TEST_EXPECT_MSG_EQ(NiccTrainingPresets().front().params * 4, 102.4e6, "ResNet-50 fp32 gradients");
+        // Every preset is a value of the key `training`.
+        for (const auto& p : NiccTrainingPresets())
+        {
+            NS_TEST_EXPECT_MSG_EQ(s.Set("training", p.name, &err), true, err);
+        }
     }
 };
 
