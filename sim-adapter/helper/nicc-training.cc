@@ -37,6 +37,27 @@ NiccTrainingPresets()
     return rows;
 }
 
+namespace
+{
+
+/// `text` is one number and nothing else.
+bool
+OnlyNumber(const std::string& text, double* out)
+{
+    try
+    {
+        size_t used = 0;
+        *out = std::stod(text, &used);
+        return used == text.size();
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
+}
+
+} // namespace
+
 bool
 NiccReadTrainingLayers(const std::string& path, std::vector<NiccTrainingLayer>* out, std::string* error)
 {
@@ -78,17 +99,8 @@ NiccReadTrainingLayers(const std::string& path, std::vector<NiccTrainingLayer>* 
         std::string rest;
         double bytes = 0;
         double us = 0;
-        size_t usedA = 0;
-        size_t usedB = 0;
-        bool ok = std::getline(ls, a, ',') && std::getline(ls, b, ',') && !std::getline(ls, rest, ',');
-        try
-        {
-            ok = ok && (bytes = std::stod(a, &usedA), usedA == a.size()) && (us = std::stod(b, &usedB), usedB == b.size());
-        }
-        catch (const std::exception&)
-        {
-            ok = false;
-        }
+        const bool ok = std::getline(ls, a, ',') && std::getline(ls, b, ',') &&
+                        !std::getline(ls, rest, ',') && OnlyNumber(a, &bytes) && OnlyNumber(b, &us);
         if (!ok || bytes < 1 || bytes > 1e12 || bytes != std::floor(bytes) || !(us >= 0) || us > 1e9)
         {
             *error = where + "expected 'bytes,backward_us' (bytes an integer in [1, 1e12], backward_us in [0, 1e9])";
