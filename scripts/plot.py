@@ -14,6 +14,9 @@ queue_cdf.csv, links.csv, timeseries.csv). Per folder:
                    `monitor`; the 12 ports with the highest peak when more)
   fct_hpcc.png     FCT slowdown p50 / p95 / p99 per 5% size bucket in the HPCC
                    analysis convention (fct_hpcc.csv), per flow type
+  training.png     training job timeline (training.csv, training_buckets.csv,
+                   key `training`): per iteration the compute bars (forward,
+                   backward, optimizer) and one all-reduce bar per bucket
 With two or more folders also compare.png (p99 slowdown vs size and queue
 CDFs of all runs) in the parent folder of the first one.
 
@@ -127,6 +130,56 @@ def plot_fct_hpcc(plt, folder, name):
     return "fct_hpcc.png"
 
 
+def plot_training(plt, folder, name):
+    its = read_csv(os.path.join(folder, "training.csv"))
+    bks = [r for r in read_csv(os.path.join(folder, "training_buckets.csv")) if r.get("end_ns")]
+    summary_path = os.path.join(folder, "summary.json")
+    if not its or not os.path.exists(summary_path):
+        return None
+    import json
+
+    with open(summary_path) as f:
+        tr = json.load(f).get("training", {})
+    fwd = float(tr.get("forward_us", 0)) * 1e3
+    bwd = float(tr.get("backward_us", 0)) * 1e3
+    ms = 1e-6  # ns -> ms
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    for r in its:
+        s0 = float(r["start_ns"])
+        ce = float(r["compute_end_ns"])
+        le = float(r["last_allreduce_end_ns"])
+        end = float(r["end_ns"])
+        ax.broken_barh([(s0 * ms, fwd * ms)], (2.1, 0.8), color="tab:blue")
+        ax.broken_barh([((s0 + fwd) * ms, bwd * ms)], (2.1, 0.8), color="tab:orange")
+        ax.broken_barh([(le * ms, (end - le) * ms)], (2.1, 0.8), color="tab:green")
+        if le > ce:
+            ax.broken_barh([(ce * ms, (le - ce) * ms)], (2.1, 0.8), color="lightgrey")
+    colours = ["tab:purple", "tab:red", "tab:brown", "tab:pink", "tab:olive", "tab:cyan"]
+    for r in bks:
+        b = int(r["bucket"])
+        st = float(r["start_ns"])
+        en = float(r["end_ns"])
+        rd = float(r["ready_ns"])
+        ax.broken_barh([(st * ms, (en - st) * ms)], (1.1, 0.8), color=colours[b % len(colours)],
+                       edgecolor="black", linewidth=0.3)
+        ax.plot([rd * ms], [1.0], marker="^", color=colours[b % len(colours)], markersize=4)
+    ax.set_yticks([1.5, 2.5])
+    ax.set_yticklabels(["all-reduce\n(per bucket)", "compute"])
+    ax.set_ylim(0.8, 3.1)
+    ax.set_xlabel("time (ms)   blue forward, orange backward, grey exposed communication, "
+                  "green optimizer; ^ bucket ready")
+    ax.xaxis.label.set_size(7)
+    share = float(tr.get("exposed_comm_share", 0))
+    ax.set_title(f"{name}: training, {tr.get('preset', '')}, {tr.get('ranks', '')} ranks, "
+                 f"{float(tr.get('mean_iteration_us', 0)) / 1e3:.2f} ms per iteration, "
+                 f"{100 * share:.1f}% exposed comm", fontsize=9)
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, "training.png"), dpi=110)
+    plt.close(fig)
+    return "training.png"
+
+
 def plot_folder(plt, folder):
     name = os.path.basename(os.path.normpath(folder))
     made = []
@@ -195,7 +248,8 @@ def plot_folder(plt, folder):
         fig.savefig(os.path.join(folder, "throughput.png"), dpi=110)
         plt.close(fig)
         made.append("throughput.png")
-    for extra in (plot_queues(plt, folder, name), plot_fct_hpcc(plt, folder, name)):
+    for extra in (plot_queues(plt, folder, name), plot_fct_hpcc(plt, folder, name),
+                  plot_training(plt, folder, name)):
         if extra:
             made.append(extra)
     return made

@@ -390,34 +390,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                           NanoSeconds(static_cast<int64_t>(std::llround(D("permutation_start_us") * 1e3))));
     if (U("allreduce_bytes") > 0)
     {
-        const std::string ring = Get("allreduce_ring");
-        std::vector<std::vector<uint32_t>> rings;
-        if (ring == "rail-local" || ring == "rail-crossing")
-        {
-            // One ring per position in the group (per rail on the rail
-            // fabric): ring i visits every group; rail-local keeps position
-            // i (NIC i of every server: one rail), rail-crossing takes
-            // position (i + g) mod size in group g (every hop changes rail).
-            rings.resize(groupSize);
-            for (uint32_t i = 0; i < groupSize; ++i)
-            {
-                for (uint32_t g = 0; g < groups; ++g)
-                {
-                    const uint32_t pos = ring == "rail-local" ? i : (i + g) % groupSize;
-                    rings[i].push_back(g * groupSize + pos);
-                }
-            }
-        }
-        else
-        {
-            rings.emplace_back(nHosts);
-            for (uint32_t k = 0; k < nHosts; ++k)
-            {
-                // interleaved: rank k in group k % groups, so each ring hop crosses
-                // groups (leaves / ToRs; on rails: servers, mostly on the same rail).
-                rings[0][k] = ring == "sequential" ? k : (k % groups) * groupSize + k / groups;
-            }
-        }
+        const std::vector<std::vector<uint32_t>> rings =
+            NiccAllReduceRings(Get("allreduce_ring"), groups, groupSize);
         if (!work.StartRingAllReduce(rings, U("allreduce_bytes"),
                                      NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3)))))
         {
@@ -438,11 +412,17 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                            NanoSeconds(static_cast<int64_t>(std::llround(D("alltoall_start_us") * 1e3))));
     }
     work.StartFlowList(flowFile.List());
+    NiccTrainingRun training;
+    if (!training.SetUp(*this, &work, groups, groupSize, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
     // Periodic sampling starts with the traffic: at 0 with any generated
     // workload, else at the flow file's first start (HPCC's files start at
     // 2 s; sampling an idle fabric until then would cost millions of events).
     const bool generated = poissonLoad > 0 || D("incast_load") > 0 || U("permutation_bytes") > 0 ||
-                           U("allreduce_bytes") > 0 || U("alltoall_bytes") > 0;
+                           U("allreduce_bytes") > 0 || U("alltoall_bytes") > 0 || training.On();
     const Time trafficStart =
         generated || flowFile.flows.empty() ? Time(0) : NanoSeconds(flowFile.FirstStartNs());
 
@@ -657,6 +637,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                                              [](const NiccLinkStat& l) { return l.kind == "fabric"; });
     r->utilization = fabricLinks ? r->utilization / static_cast<double>(fabricLinks) : 0.0;
     r->collectives = work.GetCollectives();
+    training.Collect(&r->training);
     if (s.hasPermutation && s.permSnapshot && end > s.warmup)
     {
         const double acked = static_cast<double>(s.PermutationAcked(r->flows) - s.permAckedAtWarmup);

@@ -22,7 +22,7 @@ namespace
 {
 
 // Keys whose value is a path, resolved against the scenario file's directory.
-const char* const kPathKeys[] = {"topology_file", "cdf_file", "flow_file"};
+const char* const kPathKeys[] = {"topology_file", "cdf_file", "flow_file", "training_layers_file"};
 
 struct Entry
 {

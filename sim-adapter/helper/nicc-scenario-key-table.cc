@@ -109,6 +109,39 @@ ScenarioKeyRows()
      "sequential (one ring in host order), rail-local (one ring per rail: NIC i of every "
      "server; on leaf-spine host i of every leaf), rail-crossing (one ring per rail position, "
      "every hop to another rail); with several rings each reduces allreduce_bytes / rings"},
+    // Training job (nicc-training.h, docs/training.md)
+    {"training", "off|resnet50|custom", 0, 0, "off",
+     "fabric: a data-parallel training job: iterations of forward, backward (gradients all-reduced "
+     "in DDP buckets as they are ready, one all-reduce at a time, rings from allreduce_ring) and "
+     "optimizer; resnet50 = the ResNet-50 preset (parameters and compute times with their sources: "
+     "NiccTrainingPresets, docs/training.md); custom = the training_* keys. Outputs training.csv, "
+     "training_buckets.csv, summary.json 'training', training.png"},
+    {"training_iterations", "uint", 1, 1e6, "3", "training: iterations to run"},
+    {"training_start_us", "double", 0, 1e8, "0", "training: start of the first iteration's forward"},
+    {"training_forward_us", "double", -1, 1e9, "-1",
+     "training: forward time per iteration; -1 = the preset's"},
+    {"training_backward_us", "double", -1, 1e9, "-1",
+     "training: backward time per iteration, over which the gradients become ready in proportion to "
+     "their bytes; -1 = the preset's"},
+    {"training_optimizer_us", "double", -1, 1e9, "-1",
+     "training: optimizer step after the last all-reduce; -1 = the preset's"},
+    {"training_grad_bytes", "int", -1, 1e12, "-1",
+     "training: gradient bytes per rank per iteration; -1 = the preset's parameters x "
+     "training_precision"},
+    {"training_precision", "fp16|fp32", 0, 0, "fp16",
+     "training: bytes per gradient of a preset (2 or 4); unused when training_grad_bytes is set"},
+    {"training_bucket_mb", "double", 0.000001, 1e6, "25",
+     "training: DDP bucket_cap_mb, MiB (a bucket closes once it holds this much)"},
+    {"training_first_bucket_mb", "double", 0.000001, 1e6, "1",
+     "training: cap of the first bucket in backward order, MiB (DDP's first bucket, 1 MiB)"},
+    {"training_layers_file", "string", 0, 0, "",
+     "training: per-layer profile, a CSV with the header 'bytes,backward_us' and one layer a line "
+     "in backward order (last layer first); buckets then hold whole layers and are ready when "
+     "their last layer's backward ends; replaces training_grad_bytes and training_backward_us; "
+     "empty = gradients produced uniformly over the backward time"},
+    {"training_ranks", "uint", 0, 1e6, "0",
+     "training: data-parallel ranks (one per NIC); 0 = every host; fewer: the first ones of the "
+     "interleaved / sequential ring"},
     {"alltoall_bytes", "uint", 0, 1e12, "0",
      "fabric: all-to-all buffer per rank over every host (0 = off); n - 1 pairwise steps of "
      "bytes / n each"},

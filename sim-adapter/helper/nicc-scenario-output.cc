@@ -23,6 +23,8 @@ namespace ns3
 bool NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j);
 /// summary.json "pfc_storm" and pfc_spread.csv (nicc-scenario-pfc.cc).
 bool NiccWritePfcOutputs(const NiccPfcRunResult& r, const std::filesystem::path& dir, nlohmann::json* j);
+/// summary.json "training", training.csv and training_buckets.csv (nicc-training.cc).
+bool NiccWriteTrainingOutputs(const NiccTrainingResult& r, const std::filesystem::path& dir, nlohmann::json* j);
 
 namespace
 {
@@ -518,6 +520,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
         j["fairness"] = Fairness(r);
     }
     extraOk = NiccWritePfcOutputs(r.pfcStorm, dir, &j) && extraOk;
+    extraOk = NiccWriteTrainingOutputs(r.training, dir, &j) && extraOk;
     extraOk = WriteHpccAndMonitors(s, r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';

@@ -43,6 +43,7 @@
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/nicc-port-monitor.h"
 #include "ns3/nicc-scenario-pfc.h"
+#include "ns3/nicc-training.h"
 #include "ns3/nicc-workload.h"
 
 #include <chrono>
@@ -210,6 +211,8 @@ struct NiccScenarioResult
     std::vector<uint32_t> flowDport; ///< per flow
     /// PFC storm / watchdog / deadlock figures (nicc-scenario-pfc.h).
     NiccPfcRunResult pfcStorm;
+    /// The training job's iterations and summary (key training; nicc-training.h).
+    NiccTrainingResult training;
 };
 
 /**

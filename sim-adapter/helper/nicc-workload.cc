@@ -374,6 +374,38 @@ NiccWorkload::StartFlowList(const std::vector<NiccListedFlow>& flows)
 
 // --- Collectives ---------------------------------------------------------------
 
+std::vector<std::vector<uint32_t>>
+NiccAllReduceRings(const std::string& layout, uint32_t groups, uint32_t groupSize)
+{
+    std::vector<std::vector<uint32_t>> rings;
+    if (layout == "rail-local" || layout == "rail-crossing")
+    {
+        // One ring per position in the group (per rail on the rail fabric):
+        // ring i visits every group; rail-local keeps position i (NIC i of
+        // every server: one rail), rail-crossing takes position
+        // (i + g) mod size in group g (every hop changes rail).
+        rings.resize(groupSize);
+        for (uint32_t i = 0; i < groupSize; ++i)
+        {
+            for (uint32_t g = 0; g < groups; ++g)
+            {
+                const uint32_t pos = layout == "rail-local" ? i : (i + g) % groupSize;
+                rings[i].push_back(g * groupSize + pos);
+            }
+        }
+        return rings;
+    }
+    const uint32_t n = groups * groupSize;
+    rings.emplace_back(n);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        // interleaved: rank k in group k % groups, so each ring hop crosses
+        // groups (leaves / ToRs; on rails: servers, mostly on the same rail).
+        rings[0][k] = layout == "sequential" ? k : (k % groups) * groupSize + k / groups;
+    }
+    return rings;
+}
+
 void
 NiccWorkload::StartRingAllReduce(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start)
 {
@@ -382,6 +414,16 @@ NiccWorkload::StartRingAllReduce(const std::vector<uint32_t>& ranks, uint64_t by
 
 bool
 NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings, uint64_t bytes, Time start)
+{
+    return StartRingAllReduce(rings, bytes, start, "allreduce", nullptr);
+}
+
+bool
+NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings,
+                                 uint64_t bytes,
+                                 Time start,
+                                 const std::string& name,
+                                 std::function<void()> onDone)
 {
     if (bytes == 0 || rings.empty())
     {
@@ -396,7 +438,8 @@ NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings
         }
     }
     Job job;
-    job.result.name = "allreduce";
+    job.result.name = name;
+    job.onDone = std::move(onDone);
     job.result.stepsPlanned = static_cast<uint32_t>(2 * (n - 1));
     job.kind = NiccFlowKind::ALLREDUCE;
     job.groups = rings;
@@ -478,6 +521,12 @@ NiccWorkload::FlowDone(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Ti
     {
         JobStep(j);
     }
+    else if (job.onDone)
+    {
+        // It may start another collective (m_jobs grows): no `job` after this.
+        const std::function<void()> done = job.onDone;
+        done();
+    }
 }
 
 std::vector<NiccCollectiveResult>
@@ -494,6 +543,10 @@ NiccWorkload::GetCollectives() const
 bool
 NiccWorkload::CollectivesDone() const
 {
+    if (m_held)
+    {
+        return false;
+    }
     for (const auto& j : m_jobs)
     {
         if (!j.result.Done())

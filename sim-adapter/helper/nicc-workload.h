@@ -39,6 +39,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -126,6 +127,14 @@ struct NiccCollectiveResult
     int64_t TotalNs() const { return Done() ? steps.back().endNs - steps.front().startNs : -1; }
 };
 
+/// Ring placement `layout` (key allreduce_ring: interleaved, sequential,
+/// rail-local, rail-crossing) over `groups` groups of `groupSize` hosts
+/// (leaves / ToRs / servers; host g * groupSize + i is position i of group
+/// g): one ring over every host, or one ring per position (rail-*).
+std::vector<std::vector<uint32_t>> NiccAllReduceRings(const std::string& layout,
+                                                      uint32_t groups,
+                                                      uint32_t groupSize);
+
 /**
  * \ingroup nicc
  * \brief Traffic generators (Poisson/CDF, incast, permutation, ring all-reduce).
@@ -175,6 +184,17 @@ class NiccWorkload
     /// step k is done. Returns false (and starts nothing) on rings of
     /// unequal size or fewer than 2 ranks.
     bool StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings, uint64_t bytes, Time start);
+    /// The same, named `name` in GetCollectives(), calling `onDone` when its
+    /// last step ends (`start` is a delay from now, as above).
+    bool StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings,
+                            uint64_t bytes,
+                            Time start,
+                            const std::string& name,
+                            std::function<void()> onDone);
+    /// While held, CollectivesDone() is false: a driver that starts more
+    /// collectives later (a training job between its all-reduces) keeps a
+    /// finite run from stopping early.
+    void HoldCollectives(bool hold) { m_held = hold; }
     /// All-to-all by pairwise exchange: each of the n ranks holds `bytes`,
     /// bytes / n for every rank; n - 1 steps, in step k (1..n-1) rank r sends
     /// ceil(bytes / n) to rank (r + k) mod n.
@@ -191,7 +211,8 @@ class NiccWorkload
     uint8_t GetPg(uint32_t flowId) const;
     /// Every collective started, in start order.
     std::vector<NiccCollectiveResult> GetCollectives() const;
-    /// True when every collective started has finished (or none was).
+    /// True when every collective started has finished (or none was) and
+    /// none is held (HoldCollectives).
     bool CollectivesDone() const;
     /// The permutation's destination index per source index (empty without one).
     const std::vector<uint32_t>& GetPermutation() const { return m_perm; }
@@ -217,6 +238,7 @@ class NiccWorkload
         uint64_t chunk{0};
         uint32_t step{0};
         uint32_t pending{0};
+        std::function<void()> onDone;
     };
     void StartJob(Job job, Time start);
     void JobStep(uint32_t job);
@@ -254,6 +276,7 @@ class NiccWorkload
     std::vector<Job> m_jobs;
     std::unordered_map<uint32_t, uint32_t> m_flowJob; ///< running flow id -> job
     bool m_traced{false};
+    bool m_held{false};
     // Flow lists: per flow id (sized only when a list is started).
     std::vector<uint16_t> m_dport;
     std::vector<uint8_t> m_pg;
