@@ -354,20 +354,20 @@ NICC_ALWAYS_INLINE inline Sample UpdateHistory(const Config& cfg, uint64_t* hop_
     if ((((nrt ^ ort) >> kIntTsBits) | (d >> (kIntTsBits - 1))) != 0) return Sample::kPathChange;
     if (d == 0) continue;  // no time passed at this hop: keep the old record
     const HopK& k = cfg.k[nrt >> kIntTsBits];
+    const uint32_t qmin =
+        MinU32(static_cast<uint32_t>(nw) & kIntQlenMask, static_cast<uint32_t>(ow) & kIntQlenMask);
     const uint32_t dtx =
         static_cast<uint32_t>((nw >> kIntTxShift) - (ow >> kIntTxShift)) & kIntTxMask;
+    hop_word[i] = nw;
     // ns to send dtx units at B, Q12, / 2^m: dtx * ktx < 2^20 * 2^32 = 2^52.
     const uint64_t x_tx = (static_cast<uint64_t>(dtx) * k.ktx) >> 14;
     const uint64_t x_cap = static_cast<uint64_t>(d) * cap_k;  // < 2^23 * 2^18
     if (x_tx > x_cap) return Sample::kPathChange;  // faster than 64x its link: another switch
-    const uint32_t qmin =
-        MinU32(static_cast<uint32_t>(nw) & kIntQlenMask, static_cast<uint32_t>(ow) & kIntQlenMask);
     // Queue term q / (B T) in Q20, / 2^m: qmin * kq < 2^17 * 2^32 = 2^49, so
     // uq < 2^32 and uq * d < 2^55; x_tx + that < 2^56 before the cap.
     const uint64_t uq = (static_cast<uint64_t>(qmin) * k.kq) >> 17;
     uint64_t x = x_tx + ((uq * d) >> 8);  // Q20 * ns -> Q12 ns
     if (x > x_cap) x = x_cap;
-    hop_word[i] = nw;
     if (x * best_d >= best_x * d) {
       best_x = x;
       best_d = d;
