@@ -405,7 +405,7 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
   NICC_ASSERT(n <= kIntMaxHops);
   if (n > kIntMaxHops) return Action::None();  // not from DecodeIntStack()
   if (n != s->hop_count || int_stack.mult_log2 != s->mult_log2 ||
-      ElapsedNs(now_ns, s->last_ack_ns) > cfg.history_ns)
+      TimeDiffNs(now_ns, s->last_ack_ns) > static_cast<int32_t>(cfg.history_ns))  // < 2^23: as ElapsedNs()
     return detail::ResetHistory(s, int_stack, n, now_ns);
   s->last_ack_ns = now_ns;
   const detail::Sample r = detail::UpdateHistory(cfg, s->hop_word, &s->u_q20, int_stack);
