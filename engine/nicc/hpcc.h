@@ -152,8 +152,10 @@ inline Status Compile(const Params& p, Config* out);
 // hop_count value of a flow with no INT history (new flow or after a reset).
 constexpr uint8_t kNoHistory = 0xFF;
 
+// The per-ACK scalars first, the INT history after them: an ACK with few
+// hops then touches the slot's first bytes only (docs/porting.md, "Many
+// flows").
 struct State {
-  uint64_t hop_word[kIntMaxHops];  // each hop's last record (IntHop::word)
   uint32_t wc_q4;                  // reference window Wc, 1/16 B
   uint32_t w_q4;                   // window of the last action, 1/16 B
   uint32_t u_q20;                  // smoothed utilisation U, Q20, <= kUCapQ20
@@ -163,6 +165,7 @@ struct State {
   uint8_t hop_count;               // hops in hop_word[]; kNoHistory if none
   uint8_t mult_log2;               // INT multiplier of the history
   uint8_t reserved;
+  uint64_t hop_word[kIntMaxHops];  // each hop's last record (IntHop::word)
 };
 static_assert(sizeof(State) <= 64, "HPCC per-flow budget: 64 bytes with 5 hops");
 
@@ -291,7 +294,8 @@ inline Action ApplyWindowLaw(const Config& cfg, S* s, uint32_t ack_seq, uint32_t
   s->w_q4 = win;
   Action a = Action::None();
   a.flags = kActSetWindow | kActSetRate;
-  a.window_bytes = (win >> kWinFracBits) + ((win >> (kWinFracBits - 1)) & 1u);  // WindowBytes()
+  // WindowBytes(), rounded half up: win <= w_max_q4 <= 3.2e9, so + 8 fits.
+  a.window_bytes = (win + (1u << (kWinFracBits - 1))) >> kWinFracBits;
   // As RateKbps(): win * rate_k <= B_kbps * 2^32.
   a.rate_kbps = static_cast<uint32_t>((win * cfg.rate_k_q32 + (uint64_t{1} << 31)) >> 32);
   return a;
@@ -340,27 +344,30 @@ NICC_ALWAYS_INLINE inline Sample UpdateHistory(const Config& cfg, uint64_t* hop_
   for (uint32_t i = 0; i < n; ++i) {  // n <= kIntMaxHops: the callers' check
     const uint64_t nw = int_stack.hops[i].word;
     const uint64_t ow = hop_word[i];
-    const uint32_t d =
-        static_cast<uint32_t>((nw >> kIntTsShift) - (ow >> kIntTsShift)) & kIntTsMask;
+    // Rate code and timestamp as one 27-bit value: its difference's low 24
+    // bits are d, the bits above differ from zero iff the rate codes do, and
+    // its top bits index the per-rate constants.
+    const uint32_t nrt = static_cast<uint32_t>(nw >> kIntTsShift);
+    const uint32_t ort = static_cast<uint32_t>(ow >> kIntTsShift);
+    const uint32_t d = (nrt - ort) & kIntTsMask;
     // A different rate code, or a timestamp that went back: another path.
-    if ((static_cast<uint32_t>((nw ^ ow) >> kIntRateShift) | (d >> (kIntTsBits - 1))) != 0)
-      return Sample::kPathChange;
+    if ((((nrt ^ ort) >> kIntTsBits) | (d >> (kIntTsBits - 1))) != 0) return Sample::kPathChange;
     if (d == 0) continue;  // no time passed at this hop: keep the old record
-    const HopK& k = cfg.k[nw >> kIntRateShift];
+    const HopK& k = cfg.k[nrt >> kIntTsBits];
+    const uint32_t qmin =
+        MinU32(static_cast<uint32_t>(nw) & kIntQlenMask, static_cast<uint32_t>(ow) & kIntQlenMask);
     const uint32_t dtx =
         static_cast<uint32_t>((nw >> kIntTxShift) - (ow >> kIntTxShift)) & kIntTxMask;
+    hop_word[i] = nw;
     // ns to send dtx units at B, Q12, / 2^m: dtx * ktx < 2^20 * 2^32 = 2^52.
     const uint64_t x_tx = (static_cast<uint64_t>(dtx) * k.ktx) >> 14;
     const uint64_t x_cap = static_cast<uint64_t>(d) * cap_k;  // < 2^23 * 2^18
     if (x_tx > x_cap) return Sample::kPathChange;  // faster than 64x its link: another switch
-    const uint32_t qmin =
-        MinU32(static_cast<uint32_t>(nw) & kIntQlenMask, static_cast<uint32_t>(ow) & kIntQlenMask);
     // Queue term q / (B T) in Q20, / 2^m: qmin * kq < 2^17 * 2^32 = 2^49, so
     // uq < 2^32 and uq * d < 2^55; x_tx + that < 2^56 before the cap.
     const uint64_t uq = (static_cast<uint64_t>(qmin) * k.kq) >> 17;
     uint64_t x = x_tx + ((uq * d) >> 8);  // Q20 * ns -> Q12 ns
     if (x > x_cap) x = x_cap;
-    hop_word[i] = nw;
     if (x * best_d >= best_x * d) {
       best_x = x;
       best_d = d;
@@ -398,7 +405,7 @@ inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_
   NICC_ASSERT(n <= kIntMaxHops);
   if (n > kIntMaxHops) return Action::None();  // not from DecodeIntStack()
   if (n != s->hop_count || int_stack.mult_log2 != s->mult_log2 ||
-      ElapsedNs(now_ns, s->last_ack_ns) > cfg.history_ns)
+      TimeDiffNs(now_ns, s->last_ack_ns) > static_cast<int32_t>(cfg.history_ns))  // < 2^23: as ElapsedNs()
     return detail::ResetHistory(s, int_stack, n, now_ns);
   s->last_ack_ns = now_ns;
   const detail::Sample r = detail::UpdateHistory(cfg, s->hop_word, &s->u_q20, int_stack);

@@ -151,7 +151,7 @@ inline Action OnAck(const hpcc::Config& cfg, State* s, uint32_t ack_seq, uint32_
     detail::CopyRecords(hist, int_stack, n);
     return Action::None();
   }
-  if (ElapsedNs(now_ns, last_ns) > cfg.history_ns) {
+  if (TimeDiffNs(now_ns, last_ns) > static_cast<int32_t>(cfg.history_ns)) {  // < 2^23: as ElapsedNs()
     detail::CopyRecords(hist, int_stack, n);  // expired: U_e kept
     return Action::None();
   }
@@ -168,7 +168,8 @@ inline Action OnAck(const hpcc::Config& cfg, State* s, uint32_t ack_seq, uint32_
   uint32_t u = up;
   uint32_t u_other = kNoOtherPath;
   for (uint32_t q = 0; q < kMaxPaths && q < s->path_count; ++q) {
-    if (q == p || ElapsedNs(now_ns, s->path_last_ns[q]) > cfg.t_ns) continue;
+    // As ElapsedNs(now, last) > T (T <= 1 ms), without the clamp at zero.
+    if (q == p || TimeDiffNs(now_ns, s->path_last_ns[q]) > static_cast<int32_t>(cfg.t_ns)) continue;
     const uint32_t uq = s->path_u_q20[q];
     u = MaxU32(u, uq);
     u_other = MinU32(u_other, uq);
