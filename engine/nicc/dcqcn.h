@@ -103,9 +103,29 @@ constexpr Params Params::Of(Profile profile, uint32_t line_rate_mbps) {
 // wrap-safe horizon of the 32-bit ns clock (2^31 ns).
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;
 
-// Entries of the keep^(2^j) table in Config: enough for any period count
-// below 2^31.
-constexpr uint32_t kAlphaPowTable = 31;
+// alpha * keep^n for n quiet alpha periods is computed as alpha * 2^(-n L),
+// L = -log2(keep) in Q28 (Config), in constant time: the whole part of n L
+// is a shift, the fraction comes from this table of 2^(-i/64) in Q30 (each
+// entry the nearest integer to 2^30 * 2^(-i/64), i = 0..64) with linear
+// interpolation between neighbours. docs/dcqcn.md, "Alpha", gives the error
+// bound (below 16 Q20 units at any alpha, keep and n).
+constexpr uint32_t kExp2NegQ30[65] = {
+    1073741824u, 1062175491u, 1050733751u, 1039415261u, 1028218693u, 1017142735u,
+    1006186087u, 995347464u, 984625594u, 974019220u, 963527098u, 953147997u,
+    942880699u, 932724001u, 922676710u, 912737649u, 902905651u, 893179563u,
+    883558244u, 874040567u, 864625413u, 855311680u, 846098274u, 836984114u,
+    827968132u, 819049271u, 810226483u, 801498734u, 792865000u, 784324269u,
+    775875538u, 767517817u, 759250125u, 751071493u, 742980960u, 734977579u,
+    727060411u, 719228525u, 711481005u, 703816941u, 696235434u, 688735596u,
+    681316545u, 673977412u, 666717336u, 659535466u, 652430958u, 645402981u,
+    638450708u, 631573326u, 624770026u, 618040012u, 611382493u, 604796689u,
+    598281827u, 591837143u, 585461881u, 579155293u, 572916640u, 566745190u,
+    560640218u, 554601009u, 548626854u, 542717053u, 536870912u,
+};
+
+// Quiet periods from which alpha is 0 whatever keep < 1.0 is: keep^(2^16)
+// <= (1023/1024)^65536 < 2^-92. Also the bound that keeps n * L below 2^48.
+constexpr uint32_t kAlphaZeroPeriodsMax = 1u << 16;
 
 // Stored timestamps of an active flow are refreshed by its timer events once
 // they are this old (2^30 ns, ~1.07 s), half the wrap-safe horizon: a flow
@@ -134,8 +154,9 @@ struct Config {
   uint32_t alpha_keep_q20;      // (1 - g) in Q20
   uint32_t alpha_g_q20;         // g in Q20; keep + g == 1.0 exactly
   uint32_t alpha_init_q20;      // alpha after a first CNP
-  uint32_t alpha_zero_periods;  // after this many quiet periods alpha is 0 (2^J)
-  uint32_t alpha_keep_pow_q20[31];  // keep^(2^j) for j < J; 0 beyond
+  uint32_t alpha_zero_periods;  // from this many quiet periods alpha is 0 (1 when keep = 0)
+  uint32_t alpha_log_q28;       // -log2(keep) in Q28 (0 when keep = 0: unused)
+  uint32_t floor_free_alpha_q20;  // alpha at or below this: min_dec_pct cannot bind
   uint8_t min_dec_pct;          // % of the rate a cut keeps at least
   uint8_t cut_shift;            // rp_gd - 10: cut = (rc * alpha) >> cut_shift
   uint8_t threshold;            // F
@@ -244,17 +265,44 @@ constexpr Status Params::Validate() const {
 
 namespace detail {
 
-// alpha * keep^n: one multiply per set bit of n, lowest bit first, from the
-// table of keep^(2^j); exactly 0 from n = 2^J on (keep^(2^J) is 0 in Q20).
-// The loop visits the set bits only (LowestBit), not every bit position.
+// alpha * keep^n = alpha * 2^(-n L) in constant time (no loop): with
+// x = n L (Q28), 2^(-frac(x)) from kExp2NegQ30 interpolated linearly, then
+// a shift by the whole part. n < 2^16 and L < 2^32 keep n L below 2^48;
+// a whole part above 20 gives 0 for any alpha <= 2^20 (as does the shift).
+// n = 0 is exact (factor 2^30 / 2^30).
 inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
-  if (n >= cfg.alpha_zero_periods) return 0;
-  // n < alpha_zero_periods = 2^J <= 2^31: at most 31 set bits, each an
-  // entry below J. Loop bound: kAlphaPowTable.
-  for (uint32_t i = 0; i < kAlphaPowTable && n != 0; ++i, n &= n - 1u) {
-    alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[LowestBit(n)]);
+  if (n >= cfg.alpha_zero_periods) return 0;  // alpha_zero_periods <= 2^16
+  const uint64_t x = static_cast<uint64_t>(n) * cfg.alpha_log_q28;
+  const uint32_t whole = static_cast<uint32_t>(x >> 28);
+  if (whole > 20u) return 0;
+  const uint32_t frac = static_cast<uint32_t>(x) & ((1u << 28) - 1u);
+  const uint32_t i = frac >> 22;             // 0..63: the table step
+  const uint32_t w = (frac >> 6) & 0xFFFFu;  // position inside it, Q16
+  const uint32_t hi = kExp2NegQ30[i];
+  // hi - lo < 2^24 (the widest step, i = 0: 11566333), so (hi - lo) >> 8
+  // times w < 2^16 * 2^16 stays in 32 bits.
+  const uint32_t f = hi - ((((hi - kExp2NegQ30[i + 1]) >> 8) * w) >> 8);
+  // alpha <= 2^20, f <= 2^30: the product is below 2^50.
+  return static_cast<uint32_t>((static_cast<uint64_t>(alpha) * f) >> 30) >> whole;
+}
+
+// -log2(k / 1024) in Q28 for k = 1..1023: 10 - log2(k), with the 28
+// fractional bits of log2(k) by repeated squaring of k / 2^floor(log2 k)
+// (Q31, each square truncated). Compile only. Loop bounds: 10 and 28.
+inline uint32_t NegLog2KeepQ28(uint32_t k) {
+  uint32_t e = 0;
+  while (e < 10u && (k >> (e + 1u)) != 0) ++e;  // floor(log2 k), k < 2^10
+  // k < 2^(e+1): k << (21 - e) < 2^22; then a constant shift to Q31.
+  uint64_t y = static_cast<uint64_t>(k << (21u - e)) << 10;  // in [2^31, 2^32)
+  uint32_t frac = 0;
+  for (uint32_t b = 28; b-- > 0;) {
+    y = (y * y) >> 31;  // y < 2^32: y * y < 2^64
+    if (y >= (static_cast<uint64_t>(1) << 32)) {
+      y >>= 1;
+      frac |= 1u << b;
+    }
   }
-  return alpha;
+  return (10u << 28) - ((e << 28) | frac);
 }
 
 // Closes the alpha periods that ended before `now`: the first of them adds g
@@ -270,7 +318,7 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   uint32_t alpha = MulQ20(s->alpha_q20, cfg.alpha_keep_q20);
   if (s->flags & kRpCnpInPeriod) alpha += cfg.alpha_g_q20;
   s->flags = static_cast<uint8_t>(s->flags & ~kRpCnpInPeriod);
-  alpha = KeepPow(cfg, alpha, k - 1);
+  if (k > 1) alpha = KeepPow(cfg, alpha, k - 1);
   NICC_ASSERT(alpha <= kQ20One);
   s->alpha_q20 = alpha;
 }
@@ -296,10 +344,14 @@ inline Action Cut(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t dec = MulQ20(rc, s->alpha_q20) >> cfg.cut_shift;
   NICC_ASSERT(dec <= rc);
   uint32_t next = rc - dec;
-  // floor(rc * pct / 100) in 32-bit steps: (rc / 100) * pct <= rc and
-  // (rc % 100) * pct <= 9900.
-  const uint32_t keep = (rc / 100u) * cfg.min_dec_pct + (rc % 100u) * cfg.min_dec_pct / 100u;
-  next = MaxU32(next, keep);
+  // The min_dec_fac floor binds only when alpha / 2^(gd-10) exceeds
+  // (100 - pct) / 100 (floor_free_alpha_q20, Compile): never with the
+  // defaults (pct 50, gd 11). Otherwise floor(rc * pct / 100) in 32-bit
+  // steps: (rc / 100) * pct <= rc and (rc % 100) * pct <= 9900.
+  if (s->alpha_q20 > cfg.floor_free_alpha_q20) {
+    const uint32_t keep = (rc / 100u) * cfg.min_dec_pct + (rc % 100u) * cfg.min_dec_pct / 100u;
+    next = MaxU32(next, keep);
+  }
   next = MaxU32(next, cfg.min_kbps);
   s->rc_kbps = next;
   if (s->rt_kbps < next) s->rt_kbps = next;
@@ -377,16 +429,20 @@ inline Status Compile(const Params& p, Config* out) {
   c.alpha_keep_q20 = p.rp_dce_tcp_g << 10;  // /1024 -> Q20, exact
   c.alpha_g_q20 = kQ20One - c.alpha_keep_q20;
   c.alpha_init_q20 = p.rp_initial_alpha_value << 10;
-  // Table of keep^(2^j) by repeated squaring; J is the first j at which it
-  // is 0 in Q20: after 2^J quiet periods alpha is exactly 0. Loop bound: 31.
-  uint32_t zero_periods = 0x80000000u;
-  uint32_t sq = c.alpha_keep_q20;
-  for (uint32_t j = 0; j < kAlphaPowTable; ++j) {
-    c.alpha_keep_pow_q20[j] = sq;
-    if (sq == 0 && zero_periods == 0x80000000u) zero_periods = 1u << j;
-    sq = MulQ20(sq, sq);
+  // keep^n = 2^(-n L): L = -log2(keep) (KeepPow). keep = 0 zeroes alpha
+  // after one quiet period.
+  c.alpha_zero_periods = p.rp_dce_tcp_g == 0 ? 1u : kAlphaZeroPeriodsMax;
+  c.alpha_log_q28 = p.rp_dce_tcp_g == 0 ? 0u : detail::NegLog2KeepQ28(p.rp_dce_tcp_g);
+  // The floor keeps rc * pct / 100 >= what the cut leaves only when
+  // alpha / 2^(20 + gd - 10) > (100 - pct) / 100. Largest alpha for which
+  // it cannot bind: floor((100 - pct) * 2^E / 100), E = 20 + gd - 10 <= 30,
+  // in 32-bit steps: m * floor(2^E / 100) + floor(m * (2^E % 100) / 100),
+  // m = 100 - pct <= 99 (each term below 2^30).
+  {
+    const uint32_t pow2 = 1u << (p.rp_gd + 10u);  // rp_gd <= 20, validated
+    const uint32_t m = 100u - p.rp_min_dec_fac;   // pct 1..100, validated
+    c.floor_free_alpha_q20 = m * (pow2 / 100u) + m * (pow2 % 100u) / 100u;
   }
-  c.alpha_zero_periods = zero_periods;
   c.min_dec_pct = static_cast<uint8_t>(p.rp_min_dec_fac);  // 1..100, validated
   c.cut_shift = static_cast<uint8_t>(p.rp_gd - 10u);  // 0..10, validated
   c.threshold = static_cast<uint8_t>(p.rp_threshold);
