@@ -284,12 +284,12 @@ inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
   const uint32_t whole = static_cast<uint32_t>(x >> 28);
   if (whole > 20u) return 0;
   const uint32_t frac = static_cast<uint32_t>(x) & ((1u << 28) - 1u);
-  const uint32_t i = frac >> 22;             // 0..63: the table step
-  const uint32_t w = (frac >> 6) & 0xFFFFu;  // position inside it, Q16
+  const uint32_t i = frac >> 22;                 // 0..63: the table step
+  const uint32_t w = frac & ((1u << 22) - 1u);   // position inside it, Q22
   const uint32_t hi = kExp2NegQ30[i];
-  // hi - lo < 2^24 (the widest step, i = 0: 11566333), so (hi - lo) >> 8
-  // times w < 2^16 * 2^16 stays in 32 bits.
-  const uint32_t f = hi - ((((hi - kExp2NegQ30[i + 1]) >> 8) * w) >> 8);
+  // hi - lo < 2^24 (the widest step, i = 0: 11566333): the product is
+  // below 2^46; the interpolated value stays within [lo, hi].
+  const uint32_t f = hi - static_cast<uint32_t>((static_cast<uint64_t>(hi - kExp2NegQ30[i + 1]) * w) >> 22);
   // alpha <= 2^20, f <= 2^30: the product is below 2^50.
   return static_cast<uint32_t>((static_cast<uint64_t>(alpha) * f) >> 30) >> whole;
 }
@@ -662,7 +662,9 @@ NICC_DCQCN_NOINLINE_ inline Action TimerIncrease(const Config& cfg, RpState* s, 
   // Alpha is only read by a CNP, which catches up itself; here it is brought
   // forward only to keep alpha_ts inside the wrap horizon of `now`.
   if (ElapsedNs(now, s->alpha_ts_ns) >= kRefreshNs) RefreshAlpha(cfg, s, now);
-  if (!(s->flags & kRpCutOpen) && ElapsedNs(now, s->last_cut_ns) >= cfg.monitor_ns)
+  // Once set, kRpCutOpen stays until the next cut; setting it again is
+  // harmless and cheaper than testing it first.
+  if (ElapsedNs(now, s->last_cut_ns) >= cfg.monitor_ns)
     s->flags = static_cast<uint8_t>(s->flags | kRpCutOpen);
   Action a = Increase(cfg, s, /*by_timer=*/true);
   if (s->flags & kRpActive) {
