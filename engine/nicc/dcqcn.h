@@ -315,8 +315,8 @@ inline uint32_t NegLog2KeepQ28(uint32_t k) {
 
 // Closes the alpha periods that ended before `now`: the first of them adds g
 // when it saw a CNP; every period decays alpha by the keep factor. The quiet
-// periods after the first multiply alpha by keep^(2^j) for each set bit j of
-// their count, from the table in Config: one multiply per set bit.
+// periods after the first multiply alpha by keep^(k-1) (KeepPow, constant
+// time; skipped for k = 1, the common case).
 //   alpha <= 1.0 is kept: keep * alpha + g <= keep + g == 1.0.
 inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
@@ -647,7 +647,7 @@ NICC_DCQCN_NOINLINE_ inline Action GridTimer(const Config& cfg, RpState* s, Time
 namespace detail {
 
 // Brings alpha_ts forward when it is kRefreshNs old (RpOnTimer): rare.
-NICC_DCQCN_NOINLINE_ inline void RefreshAlpha(const Config& cfg, RpState* s, TimeNs now) {
+inline void RefreshAlpha(const Config& cfg, RpState* s, TimeNs now) {
   if (cfg.variant == kVariantSigcomm15) {
     AlphaDecay(cfg, s, now);
   } else {
