@@ -61,8 +61,8 @@ def write(out_dir, vec):
 # decay, the per-reading CNP functions and the leaner cut and increase),
 # then about +10%, rounded up to 5:
 #   group                      cnp  timer  tx  rx
-#   mlx5 (the default vectors)  143    98  73  23
-#   sigcomm15 (s15-*)           129    98  73  23
+#   mlx5 (the default vectors)  143    96  73  23
+#   sigcomm15 (s15-*)           129    96  73  23
 #   rp_cut_on_grid (grid-*)     108   139  67  14  (the check that cuts is a
 #                                                   timer event: catch-up + cut)
 # (before issue 17's cost work: cnp 245 / 232 / 232, timer 99 / 99 / 152,
