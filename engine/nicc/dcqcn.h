@@ -153,6 +153,7 @@ struct Config {
   uint32_t time_reset_ns;       // increase timer period
   uint32_t byte_reset;          // bytes per byte-counter expiry; 0 = off
   uint32_t alpha_period_ns;     // alpha update period
+  uint32_t alpha_period2_ns;    // two periods (< 2^32): below it k = 1, no division
   uint32_t monitor_ns;          // minimum time between cuts
   uint32_t np_interval_ns;      // minimum time between CNPs (receiver)
   uint32_t alpha_keep_q20;      // (1 - g) in Q20
@@ -321,7 +322,9 @@ inline uint32_t NegLog2KeepQ28(uint32_t k) {
 inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
   if (elapsed < cfg.alpha_period_ns) return;
-  const uint32_t k = elapsed / cfg.alpha_period_ns;
+  // One period (the common case) without the division: a divide is tens
+  // of cycles on small in-order cores.
+  const uint32_t k = elapsed < cfg.alpha_period2_ns ? 1u : elapsed / cfg.alpha_period_ns;
   s->alpha_ts_ns += k * cfg.alpha_period_ns;  // k * P <= elapsed < 2^31
   uint32_t alpha = MulQ20(s->alpha_q20, cfg.alpha_keep_q20);
   if (s->flags & kRpCnpInPeriod) alpha += cfg.alpha_g_q20;
@@ -336,7 +339,9 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
 inline void AlphaDecay(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
   if (elapsed < cfg.alpha_period_ns) return;
-  const uint32_t k = elapsed / cfg.alpha_period_ns;
+  // One period (the common case) without the division: a divide is tens
+  // of cycles on small in-order cores.
+  const uint32_t k = elapsed < cfg.alpha_period2_ns ? 1u : elapsed / cfg.alpha_period_ns;
   s->alpha_ts_ns += k * cfg.alpha_period_ns;  // k * P <= elapsed < 2^31
   s->alpha_q20 = KeepPow(cfg, s->alpha_q20, k);
 }
@@ -444,6 +449,7 @@ inline Status Compile(const Params& p, Config* out) {
   c.time_reset_ns = p.rp_time_reset * 1000u;  // <= kTimeHorizonNs, validated
   c.byte_reset = p.rp_byte_reset;
   c.alpha_period_ns = p.rp_dce_tcp_rtt * 1000u;
+  c.alpha_period2_ns = 2u * c.alpha_period_ns;  // < 2 * 2^31, validated
   c.monitor_ns = p.rp_rate_reduce_monitor_period * 1000u;
   c.np_interval_ns = p.np_min_time_between_cnps * 1000u;
   c.alpha_keep_q20 = p.rp_dce_tcp_g << 10;  // /1024 -> Q20, exact
