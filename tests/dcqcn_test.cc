@@ -218,7 +218,31 @@ TEST(DcqcnRp, AlphaRisesByGWhenAPeriodSawACnp) {
   const double a0 = 1023.0 / 1024.0, keep = 1020.0 / 1024.0, g = 4.0 / 1024.0;
   EXPECT_NEAR(s.alpha_q20 / 1048576.0, a0 * keep, 2e-6);
   (void)dq::RpOnCnp(cfg, &s, 170000);
-  EXPECT_NEAR(s.alpha_q20 / 1048576.0, (a0 * keep * keep + g) * keep, 4e-6);
+  // keep^n for n >= 1 quiet periods is 2^(-n L) with a 64-step table and
+  // linear interpolation (docs/dcqcn.md, "Alpha"): within 1.5e-5 of alpha.
+  EXPECT_NEAR(s.alpha_q20 / 1048576.0, (a0 * keep * keep + g) * keep, 2e-5);
+}
+
+// keep^n for every keep the parameter can hold (rp_dce_tcp_g = 0..1023)
+// and quiet-period counts from 1 to beyond the point where alpha is 0:
+// within 16 Q20 units of alpha * keep^n (docs/dcqcn.md, "Alpha").
+TEST(DcqcnRp, KeepPowWithinItsBoundForEveryKeep) {
+  const uint32_t ns[] = {1, 2, 3, 7, 63, 64, 65, 100, 255, 1000, 4095, 4096, 10000, 16383, 65535, 65536, 1u << 30};
+  double worst = 0;
+  for (uint32_t k = 0; k <= 1023; ++k) {
+    dq::Params p = dq::Params::Mlx5(kLine);
+    p.rp_dce_tcp_g = k;
+    const dq::Config cfg = MustCompile(p);
+    for (uint32_t n : ns) {
+      for (uint32_t alpha : {1u << 20, 1023u << 10, 300000u, 777u}) {
+        const double want = alpha * std::pow(k / 1024.0, static_cast<double>(n));
+        const double got = dq::detail::KeepPow(cfg, alpha, n);
+        ASSERT_NEAR(got, want, 16.0) << "k " << k << " n " << n << " alpha " << alpha;
+        worst = std::max(worst, std::fabs(got - want));
+      }
+    }
+  }
+  EXPECT_GT(worst, 0.5) << "the bound is exercised";
 }
 
 TEST(DcqcnRp, MonitorPeriodHoldsSecondCut) {

@@ -39,6 +39,9 @@
 namespace nicc {
 namespace dcqcn {
 
+// A path kept out of its caller (see RpOnCnp): GCC and Clang.
+#define NICC_DCQCN_NOINLINE_ __attribute__((noinline))
+
 // ---------------------------------------------------------------------------
 // Parameters, in mlx5 names and units.
 // ---------------------------------------------------------------------------
@@ -103,9 +106,29 @@ constexpr Params Params::Of(Profile profile, uint32_t line_rate_mbps) {
 // wrap-safe horizon of the 32-bit ns clock (2^31 ns).
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;
 
-// Entries of the keep^(2^j) table in Config: enough for any period count
-// below 2^31.
-constexpr uint32_t kAlphaPowTable = 31;
+// alpha * keep^n for n quiet alpha periods is computed as alpha * 2^(-n L),
+// L = -log2(keep) in Q28 (Config), in constant time: the whole part of n L
+// is a shift, the fraction comes from this table of 2^(-i/64) in Q30 (each
+// entry the nearest integer to 2^30 * 2^(-i/64), i = 0..64) with linear
+// interpolation between neighbours. docs/dcqcn.md, "Alpha", gives the error
+// bound (below 16 Q20 units at any alpha, keep and n).
+constexpr uint32_t kExp2NegQ30[65] = {
+    1073741824u, 1062175491u, 1050733751u, 1039415261u, 1028218693u, 1017142735u,
+    1006186087u, 995347464u, 984625594u, 974019220u, 963527098u, 953147997u,
+    942880699u, 932724001u, 922676710u, 912737649u, 902905651u, 893179563u,
+    883558244u, 874040567u, 864625413u, 855311680u, 846098274u, 836984114u,
+    827968132u, 819049271u, 810226483u, 801498734u, 792865000u, 784324269u,
+    775875538u, 767517817u, 759250125u, 751071493u, 742980960u, 734977579u,
+    727060411u, 719228525u, 711481005u, 703816941u, 696235434u, 688735596u,
+    681316545u, 673977412u, 666717336u, 659535466u, 652430958u, 645402981u,
+    638450708u, 631573326u, 624770026u, 618040012u, 611382493u, 604796689u,
+    598281827u, 591837143u, 585461881u, 579155293u, 572916640u, 566745190u,
+    560640218u, 554601009u, 548626854u, 542717053u, 536870912u,
+};
+
+// Quiet periods from which alpha is 0 whatever keep < 1.0 is: keep^(2^16)
+// <= (1023/1024)^65536 < 2^-92. Also the bound that keeps n * L below 2^48.
+constexpr uint32_t kAlphaZeroPeriodsMax = 1u << 16;
 
 // Stored timestamps of an active flow are refreshed by its timer events once
 // they are this old (2^30 ns, ~1.07 s), half the wrap-safe horizon: a flow
@@ -122,6 +145,7 @@ constexpr uint32_t kReleaseMarginKbps = 1000u;
 
 struct Config {
   uint32_t max_kbps;            // ceiling (rp_max_rate or line rate)
+  uint32_t release_kbps;        // max_kbps - kReleaseMarginKbps (0 if below)
   uint32_t min_kbps;            // floor
   uint32_t ai_kbps;
   uint32_t hai_kbps;
@@ -129,18 +153,21 @@ struct Config {
   uint32_t time_reset_ns;       // increase timer period
   uint32_t byte_reset;          // bytes per byte-counter expiry; 0 = off
   uint32_t alpha_period_ns;     // alpha update period
+  uint32_t alpha_period2_ns;    // two periods (< 2^32): below it k = 1, no division
   uint32_t monitor_ns;          // minimum time between cuts
   uint32_t np_interval_ns;      // minimum time between CNPs (receiver)
   uint32_t alpha_keep_q20;      // (1 - g) in Q20
   uint32_t alpha_g_q20;         // g in Q20; keep + g == 1.0 exactly
   uint32_t alpha_init_q20;      // alpha after a first CNP
-  uint32_t alpha_zero_periods;  // after this many quiet periods alpha is 0 (2^J)
-  uint32_t alpha_keep_pow_q20[31];  // keep^(2^j) for j < J; 0 beyond
+  uint32_t alpha_zero_periods;  // from this many quiet periods alpha is 0 (1 when keep = 0)
+  uint32_t alpha_log_q28;       // -log2(keep) in Q28 (0 when keep = 0: unused)
+  uint32_t floor_free_alpha_q20;  // alpha at or below this: min_dec_pct cannot bind
   uint8_t min_dec_pct;          // % of the rate a cut keeps at least
   uint8_t cut_shift;            // rp_gd - 10: cut = (rc * alpha) >> cut_shift
   uint8_t threshold;            // F
-  uint8_t clamp_tgt;            // bool
-  uint8_t clamp_tgt_ati;        // bool
+  uint8_t clamp_mask;           // RpFlag bits that make a cut clamp rt to rc:
+                                // 0xFF (rp_clamp_tgt_rate), kRpTimerIncSinceCut
+                                // (rp_clamp_tgt_rate_ati) or 0
   uint8_t variant;              // Variant
   uint8_t hai_without_bc;       // bit 0: rp_hai_without_bc; bit 1: in effect (byte_reset 0)
   uint8_t cut_grid;             // cuts at checks every monitor_ns (rp_cut_on_grid)
@@ -162,18 +189,21 @@ enum RpFlag : uint8_t {
   kRpCutDue = 1u << 5,        // rp_cut_on_grid: a CNP came since the last check
 };
 
+// The fields a tx report reads and writes come first (flags, bc_stage,
+// bc_bytes, rc_kbps, rt_kbps: bytes 0-15), so the per-packet path of a slot
+// touches one aligned 16-byte block (docs/porting.md, "Many flows").
 struct RpState {
+  uint8_t flags;         // RpFlag bits
+  uint8_t bc_stage;      // byte-counter expiries since the last cut (saturates)
+  uint8_t t_stage;       // timer expiries since the last cut (saturates at 255)
+  uint8_t reserved;
+  uint32_t bc_bytes;     // bytes sent since the last byte-counter expiry
   uint32_t rc_kbps;      // current rate (valid while active)
   uint32_t rt_kbps;      // target rate (valid while active)
   uint32_t alpha_q20;    // congestion estimate, 0..1.0
   TimeNs alpha_ts_ns;    // start of the current alpha period
   TimeNs last_cut_ns;    // time of the last rate cut
   TimeNs timer_due_ns;   // when the increase timer is due
-  uint32_t bc_bytes;     // bytes sent since the last byte-counter expiry
-  uint8_t t_stage;       // timer expiries since the last cut (saturates at 255)
-  uint8_t bc_stage;      // byte-counter expiries since the last cut (saturates)
-  uint8_t flags;         // RpFlag bits
-  uint8_t reserved;
 };
 static_assert(sizeof(RpState) <= 32, "DCQCN reaction point budget: 32 bytes");
 
@@ -244,33 +274,62 @@ constexpr Status Params::Validate() const {
 
 namespace detail {
 
-// alpha * keep^n: one multiply per set bit of n, lowest bit first, from the
-// table of keep^(2^j); exactly 0 from n = 2^J on (keep^(2^J) is 0 in Q20).
-// The loop visits the set bits only (LowestBit), not every bit position.
+// alpha * keep^n = alpha * 2^(-n L) in constant time (no loop): with
+// x = n L (Q28), 2^(-frac(x)) from kExp2NegQ30 interpolated linearly, then
+// a shift by the whole part. n < 2^16 and L < 2^32 keep n L below 2^48;
+// a whole part above 20 gives 0 for any alpha <= 2^20 (as does the shift).
+// n = 0 is exact (factor 2^30 / 2^30).
 inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
-  if (n >= cfg.alpha_zero_periods) return 0;
-  // n < alpha_zero_periods = 2^J <= 2^31: at most 31 set bits, each an
-  // entry below J. Loop bound: kAlphaPowTable.
-  for (uint32_t i = 0; i < kAlphaPowTable && n != 0; ++i, n &= n - 1u) {
-    alpha = MulQ20(alpha, cfg.alpha_keep_pow_q20[LowestBit(n)]);
+  if (n >= cfg.alpha_zero_periods) return 0;  // alpha_zero_periods <= 2^16
+  const uint64_t x = static_cast<uint64_t>(n) * cfg.alpha_log_q28;
+  const uint32_t whole = static_cast<uint32_t>(x >> 28);
+  if (whole > 20u) return 0;
+  const uint32_t frac = static_cast<uint32_t>(x) & ((1u << 28) - 1u);
+  const uint32_t i = frac >> 22;                 // 0..63: the table step
+  const uint32_t w = frac & ((1u << 22) - 1u);   // position inside it, Q22
+  const uint32_t hi = kExp2NegQ30[i];
+  // hi - lo < 2^24 (the widest step, i = 0: 11566333): the product is
+  // below 2^46; the interpolated value stays within [lo, hi].
+  const uint32_t f = hi - static_cast<uint32_t>((static_cast<uint64_t>(hi - kExp2NegQ30[i + 1]) * w) >> 22);
+  // alpha <= 2^20, f <= 2^30: the product is below 2^50.
+  return static_cast<uint32_t>((static_cast<uint64_t>(alpha) * f) >> 30) >> whole;
+}
+
+// -log2(k / 1024) in Q28 for k = 1..1023: 10 - log2(k), with the 28
+// fractional bits of log2(k) by repeated squaring of k / 2^floor(log2 k)
+// (Q31, each square truncated). Compile only. Loop bounds: 10 and 28.
+inline uint32_t NegLog2KeepQ28(uint32_t k) {
+  uint32_t e = 0;
+  while (e < 10u && (k >> (e + 1u)) != 0) ++e;  // floor(log2 k), k < 2^10
+  // k < 2^(e+1): k << (21 - e) < 2^22; then a constant shift to Q31.
+  uint64_t y = static_cast<uint64_t>(k << (21u - e)) << 10;  // in [2^31, 2^32)
+  uint32_t frac = 0;
+  for (uint32_t b = 28; b-- > 0;) {
+    y = (y * y) >> 31;  // y < 2^32: y * y < 2^64
+    if (y >= (static_cast<uint64_t>(1) << 32)) {
+      y >>= 1;
+      frac |= 1u << b;
+    }
   }
-  return alpha;
+  return (10u << 28) - ((e << 28) | frac);
 }
 
 // Closes the alpha periods that ended before `now`: the first of them adds g
 // when it saw a CNP; every period decays alpha by the keep factor. The quiet
-// periods after the first multiply alpha by keep^(2^j) for each set bit j of
-// their count, from the table in Config: one multiply per set bit.
+// periods after the first multiply alpha by keep^(k-1) (KeepPow, constant
+// time; skipped for k = 1, the common case).
 //   alpha <= 1.0 is kept: keep * alpha + g <= keep + g == 1.0.
 inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
   if (elapsed < cfg.alpha_period_ns) return;
-  const uint32_t k = elapsed / cfg.alpha_period_ns;
+  // One period (the common case) without the division: a divide is tens
+  // of cycles on small in-order cores.
+  const uint32_t k = elapsed < cfg.alpha_period2_ns ? 1u : elapsed / cfg.alpha_period_ns;
   s->alpha_ts_ns += k * cfg.alpha_period_ns;  // k * P <= elapsed < 2^31
   uint32_t alpha = MulQ20(s->alpha_q20, cfg.alpha_keep_q20);
   if (s->flags & kRpCnpInPeriod) alpha += cfg.alpha_g_q20;
   s->flags = static_cast<uint8_t>(s->flags & ~kRpCnpInPeriod);
-  alpha = KeepPow(cfg, alpha, k - 1);
+  if (k > 1) alpha = KeepPow(cfg, alpha, k - 1);
   NICC_ASSERT(alpha <= kQ20One);
   s->alpha_q20 = alpha;
 }
@@ -280,7 +339,9 @@ inline void AlphaCatchUp(const Config& cfg, RpState* s, TimeNs now) {
 inline void AlphaDecay(const Config& cfg, RpState* s, TimeNs now) {
   const uint32_t elapsed = ElapsedNs(now, s->alpha_ts_ns);
   if (elapsed < cfg.alpha_period_ns) return;
-  const uint32_t k = elapsed / cfg.alpha_period_ns;
+  // One period (the common case) without the division: a divide is tens
+  // of cycles on small in-order cores.
+  const uint32_t k = elapsed < cfg.alpha_period2_ns ? 1u : elapsed / cfg.alpha_period_ns;
   s->alpha_ts_ns += k * cfg.alpha_period_ns;  // k * P <= elapsed < 2^31
   s->alpha_q20 = KeepPow(cfg, s->alpha_q20, k);
 }
@@ -288,35 +349,43 @@ inline void AlphaDecay(const Config& cfg, RpState* s, TimeNs now) {
 // The rate cut of a CNP: rc -= rc * alpha / 2^(gd-10) (alpha/2 for gd = 11),
 // kept >= rc * min_dec_fac / 100 and >= the floor.
 inline Action Cut(const Config& cfg, RpState* s, TimeNs now) {
-  if (cfg.clamp_tgt || (cfg.clamp_tgt_ati && (s->flags & kRpTimerIncSinceCut)))
-    s->rt_kbps = s->rc_kbps;
+  // rt = rc when rp_clamp_tgt_rate, or rp_clamp_tgt_rate_ati and a timer
+  // increase came since the last cut: one test of the flags against
+  // clamp_mask (Compile; kRpActive is always set here).
   const uint32_t rc = s->rc_kbps;
+  if (s->flags & cfg.clamp_mask) s->rt_kbps = rc;
+  const uint32_t alpha = s->alpha_q20;
   // MulQ20 then a 32-bit shift: no 64-bit shift by a variable (a libgcc
   // call on 32-bit cores). dec <= rc * 1.0 / 2^(gd-10) <= rc.
-  const uint32_t dec = MulQ20(rc, s->alpha_q20) >> cfg.cut_shift;
+  const uint32_t dec = MulQ20(rc, alpha) >> cfg.cut_shift;
   NICC_ASSERT(dec <= rc);
   uint32_t next = rc - dec;
-  // floor(rc * pct / 100) in 32-bit steps: (rc / 100) * pct <= rc and
-  // (rc % 100) * pct <= 9900.
-  const uint32_t keep = (rc / 100u) * cfg.min_dec_pct + (rc % 100u) * cfg.min_dec_pct / 100u;
-  next = MaxU32(next, keep);
+  // The min_dec_fac floor binds only when alpha / 2^(gd-10) exceeds
+  // (100 - pct) / 100 (floor_free_alpha_q20, Compile): never with the
+  // defaults (pct 50, gd 11). Otherwise floor(rc * pct / 100) in 32-bit
+  // steps: (rc / 100) * pct <= rc and (rc % 100) * pct <= 9900.
+  if (alpha > cfg.floor_free_alpha_q20) {
+    const uint32_t keep = (rc / 100u) * cfg.min_dec_pct + (rc % 100u) * cfg.min_dec_pct / 100u;
+    next = MaxU32(next, keep);
+  }
   next = MaxU32(next, cfg.min_kbps);
+  // rc <= rt always (every increase averages towards rt, every cut lowers
+  // rc, the floor is below any rc): the cut never passes the target.
+  NICC_ASSERT(next <= s->rt_kbps);
   s->rc_kbps = next;
-  if (s->rt_kbps < next) s->rt_kbps = next;
   s->t_stage = 0;
   s->bc_stage = 0;
   s->bc_bytes = 0;
   s->last_cut_ns = now;
-  s->timer_due_ns = now + cfg.time_reset_ns;
+  const TimeNs due = now + cfg.time_reset_ns;
+  s->timer_due_ns = due;
   s->flags = static_cast<uint8_t>(s->flags & ~(kRpTimerIncSinceCut | kRpCutOpen));
   Action a = Action::None();
   a.flags = kActSetRate | kActArmTimer;
   a.rate_kbps = next;
-  a.timer_ns = s->timer_due_ns;
+  a.timer_ns = due;
   return a;
 }
-
-inline uint8_t SatInc(uint8_t v) { return v == 255 ? v : static_cast<uint8_t>(v + 1); }
 
 // One increase stage, driven by the timer (by_timer) or the byte counter.
 // The stage is decided by the expiry counts before this one:
@@ -326,34 +395,41 @@ inline uint8_t SatInc(uint8_t v) { return v == 255 ? v : static_cast<uint8_t>(v 
 // With the byte counter off, BC stays 0: F fast-recovery stages, then AI.
 //   rt + rc + 1 <= 2 * 1.6e9 + 1 < 2^32.
 NICC_ALWAYS_INLINE inline Action Increase(const Config& cfg, RpState* s, bool by_timer) {
-  const uint8_t t = s->t_stage;
-  const uint8_t b = s->bc_stage;
-  const uint8_t hi = t > b ? t : b;
-  // With the byte counter off and rp_hai_without_bc, T alone decides (b = 0).
-  const uint8_t lo = (cfg.hai_without_bc & 2u) ? t : (t > b ? b : t);
-  if (hi >= cfg.threshold) {
+  const uint32_t t = s->t_stage;
+  const uint32_t b = s->bc_stage;
+  uint32_t rt = s->rt_kbps;
+  if (MaxU32(t, b) >= cfg.threshold) {
+    // With the byte counter off and rp_hai_without_bc, T alone decides (b = 0).
+    const uint32_t lo = (cfg.hai_without_bc & 2u) ? t : MinU32(t, b);
     const uint32_t step = lo > cfg.threshold ? cfg.hai_kbps : cfg.ai_kbps;
-    s->rt_kbps = AddCapped(s->rt_kbps, step, cfg.max_kbps);
+    // rt <= max <= 1.6e9 and step <= line rate <= 1.6e9: no wrap.
+    rt = MinU32(rt + step, cfg.max_kbps);
+    s->rt_kbps = rt;
   }
-  NICC_ASSERT(s->rt_kbps <= cfg.max_kbps && s->rc_kbps <= cfg.max_kbps);
-  s->rc_kbps = (s->rt_kbps + s->rc_kbps + 1u) >> 1;
+  NICC_ASSERT(rt <= cfg.max_kbps && s->rc_kbps <= rt);
+  const uint32_t rc = (rt + s->rc_kbps + 1u) >> 1;
+  s->rc_kbps = rc;
+  uint32_t flags = s->flags;
   if (by_timer) {
-    s->t_stage = SatInc(t);
-    s->flags = static_cast<uint8_t>(s->flags | kRpTimerIncSinceCut);
+    s->t_stage = static_cast<uint8_t>(t + (t < 255u ? 1u : 0u));  // saturates
+    flags |= kRpTimerIncSinceCut;
   } else {
-    s->bc_stage = SatInc(b);
+    s->bc_stage = static_cast<uint8_t>(b + (b < 255u ? 1u : 0u));
   }
   Action a = Action::None();
+  a.rate_kbps = rc;
   a.flags = kActSetRate;
-  if (s->rt_kbps == cfg.max_kbps && cfg.max_kbps - s->rc_kbps <= kReleaseMarginKbps &&
-      !(s->flags & kRpCutDue)) {
+  // Back at the maximum: rt == max and rc within kReleaseMarginKbps of it
+  // (release_kbps, Compile), and no cut due (rp_cut_on_grid).
+  if (rt == cfg.max_kbps && rc >= cfg.release_kbps && !(flags & kRpCutDue)) {
     // Released: idle until the next CNP (sigcomm15 keeps kRpSeen: alpha
     // and its timestamp stay for that CNP).
-    s->flags = static_cast<uint8_t>(s->flags & kRpSeen);
-    s->rc_kbps = cfg.max_kbps;
+    flags &= kRpSeen;
+    s->rc_kbps = rt;
+    a.rate_kbps = rt;
     a.flags = kActSetRate | kActCancelTimer;
   }
-  a.rate_kbps = s->rc_kbps;
+  s->flags = static_cast<uint8_t>(flags);
   return a;
 }
 
@@ -366,32 +442,39 @@ inline Status Compile(const Params& p, Config* out) {
   const uint32_t max_mbps = p.rp_max_rate != 0 ? p.rp_max_rate : p.line_rate_mbps;
   c.max_kbps = max_mbps * kKbpsPerMbps;  // <= 1.6e9, validated
   c.min_kbps = p.rp_min_rate * kKbpsPerMbps;
+  c.release_kbps = c.max_kbps > kReleaseMarginKbps ? c.max_kbps - kReleaseMarginKbps : 0u;
   c.ai_kbps = p.rp_ai_rate * kKbpsPerMbps;
   c.hai_kbps = p.rp_hai_rate * kKbpsPerMbps;
   c.first_cnp_kbps = p.rp_rate_to_set_on_first_cnp * kKbpsPerMbps;
   c.time_reset_ns = p.rp_time_reset * 1000u;  // <= kTimeHorizonNs, validated
   c.byte_reset = p.rp_byte_reset;
   c.alpha_period_ns = p.rp_dce_tcp_rtt * 1000u;
+  c.alpha_period2_ns = 2u * c.alpha_period_ns;  // < 2 * 2^31, validated
   c.monitor_ns = p.rp_rate_reduce_monitor_period * 1000u;
   c.np_interval_ns = p.np_min_time_between_cnps * 1000u;
   c.alpha_keep_q20 = p.rp_dce_tcp_g << 10;  // /1024 -> Q20, exact
   c.alpha_g_q20 = kQ20One - c.alpha_keep_q20;
   c.alpha_init_q20 = p.rp_initial_alpha_value << 10;
-  // Table of keep^(2^j) by repeated squaring; J is the first j at which it
-  // is 0 in Q20: after 2^J quiet periods alpha is exactly 0. Loop bound: 31.
-  uint32_t zero_periods = 0x80000000u;
-  uint32_t sq = c.alpha_keep_q20;
-  for (uint32_t j = 0; j < kAlphaPowTable; ++j) {
-    c.alpha_keep_pow_q20[j] = sq;
-    if (sq == 0 && zero_periods == 0x80000000u) zero_periods = 1u << j;
-    sq = MulQ20(sq, sq);
+  // keep^n = 2^(-n L): L = -log2(keep) (KeepPow). keep = 0 zeroes alpha
+  // after one quiet period.
+  c.alpha_zero_periods = p.rp_dce_tcp_g == 0 ? 1u : kAlphaZeroPeriodsMax;
+  c.alpha_log_q28 = p.rp_dce_tcp_g == 0 ? 0u : detail::NegLog2KeepQ28(p.rp_dce_tcp_g);
+  // The floor keeps rc * pct / 100 >= what the cut leaves only when
+  // alpha / 2^(20 + gd - 10) > (100 - pct) / 100. Largest alpha for which
+  // it cannot bind: floor((100 - pct) * 2^E / 100), E = 20 + gd - 10 <= 30,
+  // in 32-bit steps: m * floor(2^E / 100) + floor(m * (2^E % 100) / 100),
+  // m = 100 - pct <= 99 (each term below 2^30).
+  {
+    const uint32_t pow2 = 1u << (p.rp_gd + 10u);  // rp_gd <= 20, validated
+    const uint32_t m = 100u - p.rp_min_dec_fac;   // pct 1..100, validated
+    c.floor_free_alpha_q20 = m * (pow2 / 100u) + m * (pow2 % 100u) / 100u;
   }
-  c.alpha_zero_periods = zero_periods;
   c.min_dec_pct = static_cast<uint8_t>(p.rp_min_dec_fac);  // 1..100, validated
   c.cut_shift = static_cast<uint8_t>(p.rp_gd - 10u);  // 0..10, validated
   c.threshold = static_cast<uint8_t>(p.rp_threshold);
-  c.clamp_tgt = static_cast<uint8_t>(p.rp_clamp_tgt_rate);
-  c.clamp_tgt_ati = static_cast<uint8_t>(p.rp_clamp_tgt_rate_ati);
+  c.clamp_mask = p.rp_clamp_tgt_rate != 0       ? 0xFFu
+                 : p.rp_clamp_tgt_rate_ati != 0 ? static_cast<uint8_t>(kRpTimerIncSinceCut)
+                                                : 0u;
   c.variant = static_cast<uint8_t>(p.variant);  // <= NICC_DCQCN_VARIANT_MAX, validated
   c.hai_without_bc = static_cast<uint8_t>(p.rp_hai_without_bc |  // 0..1, validated
                                           (p.rp_hai_without_bc != 0 && p.rp_byte_reset == 0 ? 2u : 0u));
@@ -415,7 +498,7 @@ namespace detail {
 // stands, then alpha = (1 - g) * alpha + g at once, and the alpha timer
 // (K = rp_dce_tcp_rtt) restarts. A released flow kept alpha: it decays over
 // the quiet time (0 once its timestamp is 2^31 ns or more old).
-inline Action Sigcomm15Cnp(const Config& cfg, RpState* s, TimeNs now) {
+NICC_DCQCN_NOINLINE_ inline Action Sigcomm15Cnp(const Config& cfg, RpState* s, TimeNs now) {
   bool open = true;
   if (!(s->flags & kRpActive)) {
     uint32_t start = cfg.max_kbps;
@@ -484,8 +567,12 @@ inline Action GridCut(const Config& cfg, RpState* s, TimeNs now, uint32_t el) {
 
 }  // namespace detail
 
-inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
-  if (cfg.variant == kVariantSigcomm15) return detail::Sigcomm15Cnp(cfg, s, now_ns);
+namespace detail {
+
+// The CNP of each reading is its own function, reached by a tail call from
+// RpOnCnp: each path gets the registers to itself (no spills for the other
+// readings' state), and RpOnCnp stays two tests and a jump.
+NICC_DCQCN_NOINLINE_ inline Action Mlx5Cnp(const Config& cfg, RpState* s, TimeNs now) {
   if (!(s->flags & kRpActive)) {
     // First CNP: a rate limiter is set up at the start rate, with the
     // initial alpha standing for this CNP, and the cut applies at once.
@@ -493,37 +580,56 @@ inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
     s->rc_kbps = start;
     s->rt_kbps = start;
     s->alpha_q20 = cfg.alpha_init_q20;
-    s->alpha_ts_ns = now_ns;
+    s->alpha_ts_ns = now;
     s->flags = kRpActive;
-    if (cfg.cut_grid) {
-      // The first check is one period away; no increase before the first cut.
-      s->t_stage = 0;
-      s->bc_stage = 0;
-      s->bc_bytes = 0;
-      s->last_cut_ns = now_ns;
-      s->timer_due_ns = now_ns + cfg.monitor_ns;
-      s->flags = kRpActive | kRpCutDue;
-      Action a = detail::ArmAt(s->timer_due_ns);
-      a.flags = kActSetRate | kActArmTimer;
-      a.rate_kbps = start;
-      return a;
-    }
-    return detail::Cut(cfg, s, now_ns);
+    return Cut(cfg, s, now);
   }
-  detail::AlphaCatchUp(cfg, s, now_ns);
+  AlphaCatchUp(cfg, s, now);
   s->flags = static_cast<uint8_t>(s->flags | kRpCnpInPeriod);
-  if (cfg.cut_grid) return detail::GridCnp(cfg, s, now_ns);
-  const bool open = (s->flags & kRpCutOpen) ||
-                    ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns;
+  const bool open = (s->flags & kRpCutOpen) || ElapsedNs(now, s->last_cut_ns) >= cfg.monitor_ns;
   if (!open) return Action::None();
-  return detail::Cut(cfg, s, now_ns);
+  return Cut(cfg, s, now);
+}
+
+// rp_cut_on_grid (mlx5 reading): the first CNP sets the limiter up and arms
+// the first check; later ones count for alpha and mark a cut as due.
+NICC_DCQCN_NOINLINE_ inline Action GridCnpEvent(const Config& cfg, RpState* s, TimeNs now) {
+  if (!(s->flags & kRpActive)) {
+    const uint32_t start = cfg.first_cnp_kbps != 0 ? cfg.first_cnp_kbps : cfg.max_kbps;
+    s->rc_kbps = start;
+    s->rt_kbps = start;
+    s->alpha_q20 = cfg.alpha_init_q20;
+    s->alpha_ts_ns = now;
+    // The first check is one period away; no increase before the first cut.
+    s->t_stage = 0;
+    s->bc_stage = 0;
+    s->bc_bytes = 0;
+    s->last_cut_ns = now;
+    s->timer_due_ns = now + cfg.monitor_ns;
+    s->flags = kRpActive | kRpCutDue;
+    Action a = ArmAt(s->timer_due_ns);
+    a.flags = kActSetRate | kActArmTimer;
+    a.rate_kbps = start;
+    return a;
+  }
+  AlphaCatchUp(cfg, s, now);
+  s->flags = static_cast<uint8_t>(s->flags | kRpCnpInPeriod);
+  return GridCnp(cfg, s, now);
+}
+
+}  // namespace detail
+
+inline Action RpOnCnp(const Config& cfg, RpState* s, TimeNs now_ns) {
+  if (cfg.variant == kVariantSigcomm15) return detail::Sigcomm15Cnp(cfg, s, now_ns);
+  if (cfg.cut_grid) return detail::GridCnpEvent(cfg, s, now_ns);
+  return detail::Mlx5Cnp(cfg, s, now_ns);
 }
 
 namespace detail {
 
 // RpOnTimer under rp_cut_on_grid (mlx5 reading): the due check first, else
 // the increase; the timer is re-armed at the earlier of the two deadlines.
-inline Action GridTimer(const Config& cfg, RpState* s, TimeNs now) {
+NICC_DCQCN_NOINLINE_ inline Action GridTimer(const Config& cfg, RpState* s, TimeNs now) {
   if (s->flags & kRpCutDue) {
     const uint32_t el = ElapsedNs(now, s->last_cut_ns);
     if (el >= cfg.monitor_ns) return GridCut(cfg, s, now, el);
@@ -544,39 +650,58 @@ inline Action GridTimer(const Config& cfg, RpState* s, TimeNs now) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Brings alpha_ts forward when it is kRefreshNs old (RpOnTimer): rare.
+inline void RefreshAlpha(const Config& cfg, RpState* s, TimeNs now) {
+  if (cfg.variant == kVariantSigcomm15) {
+    AlphaDecay(cfg, s, now);
+  } else {
+    AlphaCatchUp(cfg, s, now);
+  }
+}
+
+// RpOnTimer of an active flow without the cut grid.
+NICC_DCQCN_NOINLINE_ inline Action TimerIncrease(const Config& cfg, RpState* s, TimeNs now) {
+  const TimeNs due = s->timer_due_ns;
+  if (!TimeReached(now, due)) return ArmAt(due);  // early or superseded delivery: re-arm
+  // Alpha is only read by a CNP, which catches up itself; here it is brought
+  // forward only to keep alpha_ts inside the wrap horizon of `now`.
+  if (ElapsedNs(now, s->alpha_ts_ns) >= kRefreshNs) RefreshAlpha(cfg, s, now);
+  // Once set, kRpCutOpen stays until the next cut; setting it again is
+  // harmless and cheaper than testing it first.
+  if (ElapsedNs(now, s->last_cut_ns) >= cfg.monitor_ns)
+    s->flags = static_cast<uint8_t>(s->flags | kRpCutOpen);
+  Action a = Increase(cfg, s, /*by_timer=*/true);
+  if (s->flags & kRpActive) {
+    const TimeNs next = now + cfg.time_reset_ns;
+    s->timer_due_ns = next;
+    a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
+    a.timer_ns = next;
+  }
+  return a;
+}
+
+// A tx report that completes a byte counter: `over` bytes count towards the
+// next one (at most a whole counter less one: one expiry per report).
+NICC_ALWAYS_INLINE inline Action ByteStage(const Config& cfg, RpState* s, uint32_t over) {
+  s->bc_bytes = over < cfg.byte_reset ? over : cfg.byte_reset - 1u;
+  return Increase(cfg, s, /*by_timer=*/false);
+}
+
+}  // namespace detail
+
 inline Action RpOnTimer(const Config& cfg, RpState* s, TimeNs now_ns) {
   if (!(s->flags & kRpActive)) return Action::None();  // stale: released
   if (cfg.cut_grid) return detail::GridTimer(cfg, s, now_ns);
-  if (!TimeReached(now_ns, s->timer_due_ns)) {
-    Action a = Action::None();  // early or superseded delivery: re-arm
-    a.flags = kActArmTimer;
-    a.timer_ns = s->timer_due_ns;
-    return a;
-  }
-  // Alpha is only read by a CNP, which catches up itself; here it is brought
-  // forward only to keep alpha_ts inside the wrap horizon of `now`.
-  if (ElapsedNs(now_ns, s->alpha_ts_ns) >= kRefreshNs) {
-    if (cfg.variant == kVariantSigcomm15) {
-      detail::AlphaDecay(cfg, s, now_ns);
-    } else {
-      detail::AlphaCatchUp(cfg, s, now_ns);
-    }
-  }
-  if (!(s->flags & kRpCutOpen) && ElapsedNs(now_ns, s->last_cut_ns) >= cfg.monitor_ns)
-    s->flags = static_cast<uint8_t>(s->flags | kRpCutOpen);
-  Action a = detail::Increase(cfg, s, /*by_timer=*/true);
-  if (s->flags & kRpActive) {
-    s->timer_due_ns = now_ns + cfg.time_reset_ns;
-    a.flags = static_cast<uint8_t>(a.flags | kActArmTimer);
-    a.timer_ns = s->timer_due_ns;
-  }
-  return a;
+  return detail::TimerIncrease(cfg, s, now_ns);
 }
 
 inline Action RpOnTxBytes(const Config& cfg, RpState* s, uint32_t bytes,
                           TimeNs now_ns) {
   (void)now_ns;
-  // Under rp_cut_on_grid the byte counter holds while a cut is due.
+  // Under rp_cut_on_grid the byte counter holds while a cut is due; with
+  // the byte counter off (byte_reset 0) nothing counts.
   if ((s->flags & (kRpActive | kRpCutDue)) != kRpActive || cfg.byte_reset == 0) return Action::None();
   // bc_bytes < byte_reset on entry, so the sum stays below 2^33: count it in
   // two steps to keep it in 32 bits.
@@ -587,9 +712,7 @@ inline Action RpOnTxBytes(const Config& cfg, RpState* s, uint32_t bytes,
   }
   // One expiry per report: a report larger than a whole byte counter (never
   // the case for per-packet reports) does not queue up several stages.
-  const uint32_t over = bytes - room;
-  s->bc_bytes = over < cfg.byte_reset ? over : cfg.byte_reset - 1u;
-  return detail::Increase(cfg, s, /*by_timer=*/false);
+  return detail::ByteStage(cfg, s, bytes - room);
 }
 
 inline void NpInit(NpState* s) { *s = NpState{}; }
