@@ -73,6 +73,15 @@ inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedb
 
 // --- dispatch ---------------------------------------------------------------
 
+// The Action of a selection: kActUseEv with ev = port.
+inline Action UseEv(uint16_t port) {
+  Action a = Action::None();
+  a.flags = kActUseEv;
+  a.ev = port;
+  return a;
+}
+
+
 inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {
   switch (cfg.policy) {
     case Policy::kEcmp:
@@ -96,32 +105,24 @@ inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {
   }
 }
 
+// Each case returns on its own: no register has to carry the Config across
+// a policy's out-of-line call to a shared exit.
 inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns) {
-  uint16_t port = cfg.port_base;
   switch (cfg.policy) {
     case Policy::kEcmp:
-      port = EcmpSelect(cfg, &s->ecmp);
-      break;
+      return UseEv(EcmpSelect(cfg, &s->ecmp));
     case Policy::kOps:
-      port = OpsSelect(cfg, &s->ops);
-      break;
+      return UseEv(OpsSelect(cfg, &s->ops));
     case Policy::kBitmap:
-      port = BitmapSelect(cfg, &s->bitmap);
-      break;
+      return UseEv(BitmapSelect(cfg, &s->bitmap));
     case Policy::kReps:
-      port = RepsSelect(cfg, &s->reps, now_ns);
-      break;
+      return UseEv(RepsSelect(cfg, &s->reps, now_ns));
     case Policy::kPlb:
-      port = PlbSelect(cfg, &s->plb);
-      break;
+      return UseEv(PlbSelect(cfg, &s->plb));
     case Policy::kDlb:
-      port = DlbSelect(cfg, &s->dlb);
-      break;
+      return UseEv(DlbSelect(cfg, &s->dlb));
   }
-  Action a = Action::None();
-  a.flags = kActUseEv;
-  a.ev = port;
-  return a;
+  return UseEv(cfg.port_base);  // not a policy (a Config not made by Compile)
 }
 
 inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedback kind,
@@ -185,13 +186,6 @@ template <>
 struct PolicyOf<SprayState> {
   static constexpr bool Serves(Policy) { return true; }
 };
-
-inline Action UseEv(uint16_t port) {
-  Action a = Action::None();
-  a.flags = kActUseEv;
-  a.ev = port;
-  return a;
-}
 
 inline void Init(const Config& cfg, EcmpState* s, uint32_t) { EcmpInit(cfg, s); }
 inline void Init(const Config& cfg, OpsState* s, uint32_t seed) { OpsInit(cfg, s, seed); }

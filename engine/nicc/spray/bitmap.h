@@ -69,81 +69,48 @@ inline void DecrementSet(uint32_t p[4][2], const uint32_t set[2]) {
 
 }  // namespace detail
 
-// Keeps the skip walk out of line so the fast path it hangs off needs fewer
-// registers (GCC and Clang; a no-op elsewhere). Not `cold`: that would
-// optimise the walk for size.
-#if defined(__GNUC__)
-#define NICC_SPRAY_OUT_OF_LINE __attribute__((noinline))
-#else
-#define NICC_SPRAY_OUT_OF_LINE
-#endif
-
 namespace detail {
 
-// BitmapSelect's slow path: `idx` (the first candidate) carries a penalty.
-// Walks the OPS candidates that follow, in order, to the first without a
-// penalty, collecting the skipped ones in a mask; their penalties drop by
-// one together at the end (or when the walk crosses into the next round,
-// where an EV may come up a second time). At most 2^k candidates in all
-// (the last is used even if penalised). Loop bound: kBitmapMaxEvs.
-NICC_SPRAY_OUT_OF_LINE inline uint32_t BitmapSkip(const Config& cfg, BitmapState* s, uint32_t idx) {
-  uint32_t nz[2] = {s->plane[0][0] | s->plane[1][0] | s->plane[2][0] | s->plane[3][0],
-                    s->plane[0][1] | s->plane[1][1] | s->plane[2][1] | s->plane[3][1]};
-  uint32_t skipped[2] = {0, 0};
-  skipped[(idx >> 5) & 1u] = 1u << (idx & 31u);
-  const uint32_t mask = cfg.ev_mask;
-  const uint32_t sh = cfg.ops_shift;
-  uint32_t pos = s->ops.pos;  // of the next candidate; 0 = a new round
-  uint32_t mul = s->ops.mul;
-  uint32_t t = (mul * pos + s->ops.add) & mask;  // <= 255 * 255 + 255 < 2^16
-  uint32_t left = mask;  // candidates still allowed after the first
-  while (left != 0) {
-    if (pos == 0) {
-      // The walk enters a new round: settle the skips so far, then draw.
-      DecrementSet(s->plane, skipped);
-      nz[0] = s->plane[0][0] | s->plane[1][0] | s->plane[2][0] | s->plane[3][0];
-      nz[1] = s->plane[0][1] | s->plane[1][1] | s->plane[2][1] | s->plane[3][1];
-      skipped[0] = 0;
-      skipped[1] = 0;
-      OpsNewRound(cfg, &s->ops);
-      mul = s->ops.mul;
-      t = s->ops.add;
-    }
-    // The rest of this round, at most `left` candidates.
-    uint32_t n = mask + 1u - pos;
-    if (n > left) n = left;
-    left -= n;
-    pos = (pos + n) & mask;
-    for (; n != 0; --n) {
-      idx = t ^ (t >> sh);
-      t = (t + mul) & mask;
-      const uint32_t w = idx >> 5;  // idx < 64
-      const uint32_t bit = 1u << (idx & 31u);
-      if ((nz[w] & bit) == 0) {
-        pos = (pos - n + 1u) & mask;  // the candidate after this one
-        left = 0;
-        break;
-      }
-      skipped[w] |= bit;
-    }
-  }
-  DecrementSet(s->plane, skipped);
-  s->ops.pos = static_cast<uint8_t>(pos);
+// Index of the first set bit of the 64-bit mask (f1:f0) after bit `idx`,
+// cyclically (bits idx+1..63, then 0..idx), or `idx` when the mask is
+// empty. The caller guarantees bit idx itself is clear. Constant work:
+// one masked word, then the other, then the wrap, each a test and a
+// LowestBit; 32-bit words only (no 64-bit shift by a variable).
+inline uint32_t NextSetAfter(uint32_t f0, uint32_t f1, uint32_t idx) {
+  const uint32_t w = idx >> 5;
+  const uint32_t own = w != 0 ? f1 : f0;
+  const uint32_t other = w != 0 ? f0 : f1;
+  const uint32_t above = own & (0xFFFFFFFEu << (idx & 31u));  // bits > idx in its word
+  if (above != 0) return (w << 5) + LowestBit(above);
+  if (other != 0) return ((w ^ 1u) << 5) + LowestBit(other);
+  if (own != 0) return (w << 5) + LowestBit(own);  // wrapped: bits < idx
   return idx;
 }
 
 }  // namespace detail
 
-// Takes OPS candidates in order; a candidate with a penalty is skipped and
-// its penalty drops by one. If a whole round's worth (2^k) of candidates are
-// all penalised, the last one is used anyway (its penalty still decays), so
-// a flow never stalls.
+// The OPS candidate (one position per selection). Without a penalty it is
+// used. With one, its penalty drops by one and the packet goes to the first
+// EV without a penalty after it in index order (wrapping at 2^k), or to the
+// candidate itself when every EV carries a penalty, so a flow never stalls.
+// Constant work whatever the number of EVs or penalties: one bit test of
+// the OR of the planes, a LowestBit per 32-bit word, one borrow chain.
 inline uint16_t BitmapSelect(const Config& cfg, BitmapState* s) {
   const uint32_t idx = detail::OpsNextIndex(cfg, &s->ops);
   const uint32_t w = (idx >> 5) & 1u;
   const uint32_t any = s->plane[0][w] | s->plane[1][w] | s->plane[2][w] | s->plane[3][w];
   if (((any >> (idx & 31u)) & 1u) == 0) return EvPort(cfg, idx);
-  return EvPort(cfg, detail::BitmapSkip(cfg, s, idx));
+  // EVs without a penalty, within the flow's 2^k: bits above ev_mask are
+  // cleared (~mask & 31 is 31 - mask for k <= 5 and 0 for k = 6).
+  const uint32_t mask = cfg.ev_mask;
+  const uint32_t free0 = ~(s->plane[0][0] | s->plane[1][0] | s->plane[2][0] | s->plane[3][0]) &
+                         (0xFFFFFFFFu >> (~mask & 31u));
+  const uint32_t free1 = ~(s->plane[0][1] | s->plane[1][1] | s->plane[2][1] | s->plane[3][1]) &
+                         (0u - (mask >> 5));
+  uint32_t one[2] = {0, 0};
+  one[w] = 1u << (idx & 31u);
+  detail::DecrementSet(s->plane, one);
+  return EvPort(cfg, detail::NextSetAfter(free0, free1, idx));
 }
 
 inline void BitmapOnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port, Feedback kind) {
