@@ -69,14 +69,6 @@ inline void DecrementSet(uint32_t p[4][2], const uint32_t set[2]) {
 
 }  // namespace detail
 
-// Keeps the skip out of line so the fast path it hangs off needs fewer
-// registers (GCC and Clang; a no-op elsewhere).
-#if defined(__GNUC__)
-#define NICC_SPRAY_OUT_OF_LINE __attribute__((noinline))
-#else
-#define NICC_SPRAY_OUT_OF_LINE
-#endif
-
 namespace detail {
 
 // Takes one off EV idx's penalty (> 0, so no borrow leaves plane 3): a
@@ -91,7 +83,7 @@ inline void DecrementOne(BitmapState* s, uint32_t idx) {
   }
 }
 
-// BitmapSelect's skip: the candidate `idx` carries a penalty. Its penalty
+// BitmapSelect's skip, out of line (NICC_SPRAY_OUT_OF_LINE): the candidate `idx` carries a penalty. Its penalty
 // drops by one, and the result is the first EV without a penalty after idx
 // in index order (idx+1..2^k-1, then 0..idx-1), or idx itself when every
 // EV carries one. Constant work: the free EVs as one mask, a masked search
