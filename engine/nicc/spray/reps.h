@@ -41,9 +41,8 @@ inline void RepsPut(RepsState* s, uint32_t slot, uint32_t idx, uint32_t credit) 
 // Removes every cached copy of `idx`, keeping the others in order. The
 // credits are worked on in a register: the ring's byte stores could alias
 // them, which would reload and store them on every kept entry.
-// Loop bound: kRepsRing. Out of line (NICC_SPRAY_OUT_OF_LINE): a timeout
-// is rare.
-NICC_SPRAY_OUT_OF_LINE inline void RepsPurge(RepsState* s, uint32_t idx) {
+// Loop bound: kRepsRing.
+inline void RepsPurge(RepsState* s, uint32_t idx) {
   const uint32_t n = s->count;
   const uint32_t head = s->head;
   const uint32_t old_credits = s->credits;
