@@ -73,6 +73,7 @@ inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedb
 
 // --- dispatch ---------------------------------------------------------------
 
+
 // The Action of a selection: kActUseEv with ev = port.
 inline Action UseEv(uint16_t port) {
   Action a = Action::None();
@@ -105,6 +106,17 @@ inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {
   }
 }
 
+namespace detail {
+
+// Bitmap's selection as an Action, out of line: Select() reaches it by a
+// tail call, so none of Select()'s paths needs a stack frame for the call
+// bitmap's skip makes.
+NICC_SPRAY_OUT_OF_LINE inline Action BitmapSelectAction(const Config& cfg, BitmapState* s) {
+  return UseEv(BitmapSelect(cfg, s));
+}
+
+}  // namespace detail
+
 // Each case returns on its own: no register has to carry the Config across
 // a policy's out-of-line call to a shared exit.
 inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns) {
@@ -114,7 +126,7 @@ inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns) {
     case Policy::kOps:
       return UseEv(OpsSelect(cfg, &s->ops));
     case Policy::kBitmap:
-      return UseEv(BitmapSelect(cfg, &s->bitmap));
+      return detail::BitmapSelectAction(cfg, &s->bitmap);  // a tail call
     case Policy::kReps:
       return UseEv(RepsSelect(cfg, &s->reps, now_ns));
     case Policy::kPlb:
