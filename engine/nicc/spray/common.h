@@ -167,7 +167,7 @@ struct Config {
   uint8_t dlb_probe_mask;  // 2^shift - 1; 0 = no probes
   uint8_t dlb_min_dwell;
   uint8_t dlb_gain_round;  // 2^dlb_gain_shift - 1: an EWMA step rounds away from avg
-  uint16_t ops_pair_mask;  // ev_mask | ev_mask << 8: an ops round's (add, mul) bytes
+  uint16_t ops_pair_mask;  // ev_mask | (ev_mask & ~1) << 8: an ops round's (add, mul - 1)
 };
 
 // Validates `p` and fills `*out`. On error `*out` is left untouched.
@@ -237,7 +237,7 @@ inline Status Compile(const Params& p, Config* out) {
   c.ev_bits = static_cast<uint8_t>(p.ev_bits);
   // (k+1)/2 mixes the top half into the bottom; >= 1 keeps it a bijection.
   c.ops_shift = static_cast<uint8_t>(p.ev_bits < 2 ? 1u : (p.ev_bits + 1u) / 2u);
-  c.ops_pair_mask = static_cast<uint16_t>(mask | (mask << 8));
+  c.ops_pair_mask = static_cast<uint16_t>(mask | ((mask & ~1u) << 8));
   c.bitmap_ecn_penalty = static_cast<uint8_t>(p.bitmap_ecn_penalty);
   c.bitmap_nack_penalty = static_cast<uint8_t>(p.bitmap_nack_penalty);
   c.reps_max_reuse = static_cast<uint8_t>(p.reps_max_reuse);
