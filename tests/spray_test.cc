@@ -363,7 +363,9 @@ TEST(Bitmap, AllPenalisedStillSends) {
       ASSERT_GE(idx, 0);
       sent.insert(static_cast<uint32_t>(idx));
     }
-    if (round < 14) ASSERT_EQ(sent.size(), 4u) << round;
+    if (round < 14) {
+      ASSERT_EQ(sent.size(), 4u) << round;
+    }
     for (uint32_t i = 0; i < 4; ++i)
       ASSERT_EQ(sp::BitmapPenalty(bm, i), 14u - static_cast<uint32_t>(round)) << round;
   }

@@ -9,7 +9,8 @@
 //   ecmp    one fixed EV (index 0, the flow's own port)
 //   ops     oblivious spraying: every EV once per round, new order per round
 //   bitmap  ops, skipping EVs that carry a penalty (ECN +1, NACK +4,
-//           timeout = 15); each skip decays the penalty by one
+//           timeout = 15): a penalised candidate's turn goes to the next
+//           clean EV in index order, its penalty decays by one
 //   reps    recycled entropy: reuse EVs whose ACK came back clean, explore at
 //           random when none is cached, freeze on a timeout
 //   plb     one EV; repath after N consecutive congested rounds (PLB)

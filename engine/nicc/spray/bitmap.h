@@ -1,6 +1,7 @@
 // nicc/spray/bitmap.h — bitmap: ops, skipping EVs that carry a penalty (ECN
-// +1, NACK +4, timeout = 15); each skip decays the penalty by one. Builds
-// on ops.h's rounds. docs/spray.md states every rule.
+// +1, NACK +4, timeout = 15): a penalised candidate's turn goes to the next
+// clean EV in index order and its penalty decays by one. Takes its
+// candidates from ops.h's rounds. docs/spray.md states every rule.
 #ifndef NICC_SPRAY_BITMAP_H_
 #define NICC_SPRAY_BITMAP_H_
 

@@ -4,7 +4,7 @@
 //
 // Each policy lives in its own header above this one (ecmp.h, ops.h,
 // bitmap.h, reps.h, plb.h, dlb.h) and includes only this file (bitmap.h also
-// ops.h, whose rounds it walks); nicc/spray.h on top dispatches between them.
+// ops.h, whose candidates it takes); nicc/spray.h on top dispatches between them.
 // Layering: common.h <- policy headers <- spray.h; nothing includes upward.
 //
 // Units: *_us in Params, *_ns in Config and state (wrapping 32-bit clock,
