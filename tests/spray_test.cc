@@ -283,8 +283,9 @@ TEST(Ops, RoundsDoNotAlignWithSelectsAcrossFlows) {
 // bitmap
 // ---------------------------------------------------------------------------
 
-// The bitmap's sends must equal the OPS candidate stream of the same seed
-// with exactly `skips` occurrences of `ev` removed (the first ones).
+// The bitmap's sends must equal the OPS candidate stream of the same seed,
+// except that the first `skips` turns of `ev` (the only penalised EV) go to
+// the EV after it in index order.
 void ExpectSkipsExactly(uint32_t k, uint32_t ev, Feedback kind, uint32_t feedbacks,
                         uint32_t skips) {
   const sp::Config cfg = C(Policy::kBitmap, k);
@@ -299,9 +300,9 @@ void ExpectSkipsExactly(uint32_t k, uint32_t ev, Feedback kind, uint32_t feedbac
   const uint32_t n = cfg.ev_mask + 1u;
   for (uint32_t sent = 0; sent < 40 * n; ++sent) {
     uint32_t expect = Idx(cfg, sp::OpsSelect(cfg, &shadow));
-    while (expect == ev && skipped < skips) {
+    if (expect == ev && skipped < skips) {
       ++skipped;
-      expect = Idx(cfg, sp::OpsSelect(cfg, &shadow));
+      expect = (ev + 1u) & cfg.ev_mask;
     }
     ASSERT_EQ(Idx(cfg, sp::BitmapSelect(cfg, &bm)), expect) << "send " << sent;
   }
@@ -351,18 +352,65 @@ TEST(Bitmap, AllPenalisedStillSends) {
   sp::BitmapInit(cfg, &bm, 3);
   for (uint32_t i = 0; i < 4; ++i)
     sp::BitmapOnFeedback(cfg, &bm, sp::EvPort(cfg, i), Feedback::kTimeout);
-  // Each select walks one round (4 candidates), decaying each penalty once,
-  // and sends on the last candidate: 15 selects drain every penalty.
-  for (int sel = 0; sel < 15; ++sel) {
-    const int32_t idx = sp::EvIndex(cfg, sp::BitmapSelect(cfg, &bm));
-    ASSERT_GE(idx, 0);
+  // No EV is clean: each selection uses its OPS candidate anyway and takes
+  // one off the candidate's penalty, so each round of 4 takes one off every
+  // EV's and 15 rounds drain them. (In the last round, the EVs drained
+  // earlier in it are clean and take the later candidates' turns.)
+  for (int round = 0; round < 15; ++round) {
+    std::set<uint32_t> sent;
+    for (int i = 0; i < 4; ++i) {
+      const int32_t idx = sp::EvIndex(cfg, sp::BitmapSelect(cfg, &bm));
+      ASSERT_GE(idx, 0);
+      sent.insert(static_cast<uint32_t>(idx));
+    }
+    if (round < 14) {
+      ASSERT_EQ(sent.size(), 4u) << round;
+    }
     for (uint32_t i = 0; i < 4; ++i)
-      ASSERT_EQ(sp::BitmapPenalty(bm, i), 14u - static_cast<uint32_t>(sel)) << sel;
+      ASSERT_EQ(sp::BitmapPenalty(bm, i), 14u - static_cast<uint32_t>(round)) << round;
   }
   // Clean again: plain OPS rounds.
   std::set<uint32_t> round;
   for (int i = 0; i < 4; ++i) round.insert(Idx(cfg, sp::BitmapSelect(cfg, &bm)));
   EXPECT_EQ(round.size(), 4u);
+}
+
+// A penalised candidate's turn goes to the first clean EV after it in
+// index order, across the 32-EV word boundary and around the end; only the
+// candidate's penalty drops.
+TEST(Bitmap, NextCleanEvInIndexOrder) {
+  const sp::Config cfg = C(Policy::kBitmap, 6);
+  for (const uint32_t clean : {0u, 5u, 31u, 32u, 33u, 63u}) {
+    sp::BitmapState bm;
+    sp::BitmapInit(cfg, &bm, 11);
+    sp::OpsState shadow;
+    sp::OpsInit(cfg, &shadow, 11);
+    for (uint32_t i = 0; i < 64; ++i)
+      if (i != clean) sp::BitmapOnFeedback(cfg, &bm, sp::EvPort(cfg, i), Feedback::kTimeout);
+    for (uint32_t sent = 0; sent < 64; ++sent) {
+      const uint32_t cand = Idx(cfg, sp::OpsSelect(cfg, &shadow));
+      const uint32_t got = Idx(cfg, sp::BitmapSelect(cfg, &bm));
+      ASSERT_EQ(got, clean) << "clean " << clean << " send " << sent;
+      if (cand != clean) {
+        ASSERT_EQ(sp::BitmapPenalty(bm, cand), 14u) << cand;
+      }
+    }
+    for (uint32_t i = 0; i < 64; ++i)
+      ASSERT_EQ(sp::BitmapPenalty(bm, i), i == clean ? 0u : 14u) << i;
+  }
+  // Two clean EVs: the one after the candidate (cyclically) wins.
+  const sp::Config c4 = C(Policy::kBitmap, 4);
+  sp::BitmapState bm;
+  sp::BitmapInit(c4, &bm, 21);
+  sp::OpsState shadow;
+  sp::OpsInit(c4, &shadow, 21);
+  for (uint32_t i = 0; i < 16; ++i)
+    if (i != 3 && i != 12) sp::BitmapOnFeedback(c4, &bm, sp::EvPort(c4, i), Feedback::kTimeout);
+  for (uint32_t sent = 0; sent < 16; ++sent) {
+    const uint32_t cand = Idx(c4, sp::OpsSelect(c4, &shadow));
+    const uint32_t want = cand == 3 || cand == 12 ? cand : (cand > 3 && cand < 12 ? 12u : 3u);
+    ASSERT_EQ(Idx(c4, sp::BitmapSelect(c4, &bm)), want) << cand;
+  }
 }
 
 // ---------------------------------------------------------------------------

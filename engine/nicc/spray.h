@@ -9,7 +9,8 @@
 //   ecmp    one fixed EV (index 0, the flow's own port)
 //   ops     oblivious spraying: every EV once per round, new order per round
 //   bitmap  ops, skipping EVs that carry a penalty (ECN +1, NACK +4,
-//           timeout = 15); each skip decays the penalty by one
+//           timeout = 15): a penalised candidate's turn goes to the next
+//           clean EV in index order, its penalty decays by one
 //   reps    recycled entropy: reuse EVs whose ACK came back clean, explore at
 //           random when none is cached, freeze on a timeout
 //   plb     one EV; repath after N consecutive congested rounds (PLB)
@@ -73,6 +74,16 @@ inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedb
 
 // --- dispatch ---------------------------------------------------------------
 
+
+// The Action of a selection: kActUseEv with ev = port.
+inline Action UseEv(uint16_t port) {
+  Action a = Action::None();
+  a.flags = kActUseEv;
+  a.ev = port;
+  return a;
+}
+
+
 inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {
   switch (cfg.policy) {
     case Policy::kEcmp:
@@ -96,32 +107,35 @@ inline void Init(const Config& cfg, SprayState* s, uint32_t seed) {
   }
 }
 
+namespace detail {
+
+// Bitmap's selection as an Action, out of line: Select() reaches it by a
+// tail call, so none of Select()'s paths needs a stack frame for the call
+// bitmap's skip makes.
+NICC_SPRAY_OUT_OF_LINE inline Action BitmapSelectAction(const Config& cfg, BitmapState* s) {
+  return UseEv(BitmapSelect(cfg, s));
+}
+
+}  // namespace detail
+
+// Each case returns on its own: no register has to carry the Config across
+// a policy's out-of-line call to a shared exit.
 inline Action Select(const Config& cfg, SprayState* s, TimeNs now_ns) {
-  uint16_t port = cfg.port_base;
   switch (cfg.policy) {
     case Policy::kEcmp:
-      port = EcmpSelect(cfg, &s->ecmp);
-      break;
+      return UseEv(EcmpSelect(cfg, &s->ecmp));
     case Policy::kOps:
-      port = OpsSelect(cfg, &s->ops);
-      break;
+      return UseEv(OpsSelect(cfg, &s->ops));
     case Policy::kBitmap:
-      port = BitmapSelect(cfg, &s->bitmap);
-      break;
+      return detail::BitmapSelectAction(cfg, &s->bitmap);  // a tail call
     case Policy::kReps:
-      port = RepsSelect(cfg, &s->reps, now_ns);
-      break;
+      return UseEv(RepsSelect(cfg, &s->reps, now_ns));
     case Policy::kPlb:
-      port = PlbSelect(cfg, &s->plb);
-      break;
+      return UseEv(PlbSelect(cfg, &s->plb));
     case Policy::kDlb:
-      port = DlbSelect(cfg, &s->dlb);
-      break;
+      return UseEv(DlbSelect(cfg, &s->dlb));
   }
-  Action a = Action::None();
-  a.flags = kActUseEv;
-  a.ev = port;
-  return a;
+  return UseEv(cfg.port_base);  // not a policy (a Config not made by Compile)
 }
 
 inline void OnFeedback(const Config& cfg, SprayState* s, uint16_t ev_port, Feedback kind,
@@ -185,13 +199,6 @@ template <>
 struct PolicyOf<SprayState> {
   static constexpr bool Serves(Policy) { return true; }
 };
-
-inline Action UseEv(uint16_t port) {
-  Action a = Action::None();
-  a.flags = kActUseEv;
-  a.ev = port;
-  return a;
-}
 
 inline void Init(const Config& cfg, EcmpState* s, uint32_t) { EcmpInit(cfg, s); }
 inline void Init(const Config& cfg, OpsState* s, uint32_t seed) { OpsInit(cfg, s, seed); }

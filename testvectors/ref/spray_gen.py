@@ -120,7 +120,8 @@ ops k = 5 with explicit base port 0xE020 (aligned to 32): EV i is
 
 def bitmap_penalty(name, comment, kind, times=1, seed=3, rounds=5, **kw):
     """Penalise the first EV of round 1 `times` times with `kind`, then run
-    rounds: the EV loses exactly its penalty's worth of turns."""
+    rounds: the EV loses exactly its penalty's worth of turns, each going
+    to the next EV in index order (the only one penalised is `first`)."""
     s = Scenario(name, "bitmap", comment, seed=seed, **kw)
     n = len(s.ports)
     first = s.select()
@@ -133,25 +134,27 @@ def bitmap_penalty(name, comment, kind, times=1, seed=3, rounds=5, **kw):
     want_skips = min({"ecn": s.p["bitmap_ecn_penalty"], "nack": s.p["bitmap_nack_penalty"],
                       "timeout": 15, "good": 0}[kind] * (times if kind != "timeout" else 1), 15)
     got = s.selects(rounds * n)
-    stream = [s.ports[plain.next_index()] for _ in range(rounds * n + want_skips)]
-    # Removing the first `want_skips` occurrences of `first` from the plain
-    # stream gives the bitmap stream.
+    stream = [s.ports[plain.next_index()] for _ in range(rounds * n)]
+    # The first `want_skips` turns of `first` in the plain stream go to the
+    # EV after it (index + 1 mod n); the stream is otherwise unchanged.
+    i_first = s.index(first)
     left = want_skips
     expect = []
     for p in stream:
         if p == first and left:
             left -= 1
+            expect.append(s.ports[(i_first + 1) % n] if n > 1 else first)
             continue
         expect.append(p)
-    assert expect[:len(got)] == got, name
+    assert expect == got, name
     return s
 
 
 def gen_bitmap():
     vs = []
     vs.append(bitmap_penalty("bitmap-ecn-plus1", """
-bitmap k = 3: one ECN-marked ACK adds 1 to the EV's penalty: it skips
-exactly one turn, then is used again.""", "ecn").vec)
+bitmap k = 3: one ECN-marked ACK adds 1 to the EV's penalty: it loses
+exactly one turn (to the EV after it), then is used again.""", "ecn").vec)
     vs.append(bitmap_penalty("bitmap-ecn-x3", """
 Three ECN marks: penalty 3, three skipped turns.""", "ecn", times=3).vec)
     vs.append(bitmap_penalty("bitmap-nack-plus4", """
@@ -174,15 +177,16 @@ bitmap_nack_penalty 0: NACKs never skip an EV.""", seed=4, bitmap_nack_penalty=0
     vs.append(s.vec)
 
     s = Scenario("bitmap-all-penalised", "bitmap", """
-bitmap k = 2: every EV timed out (penalty 15). Each selection tries a whole
-round of 4 penalised candidates, decays each by one and uses the last one
-anyway; after 15 - 15/4 rounds' worth the penalties run out and the plain
-order returns. Penalties then differ per EV (ECN on two of them).""",
+bitmap k = 2: every EV timed out (penalty 15). Each selection's candidate
+finds no EV without a penalty, so it is used anyway and its penalty drops
+by one; after 15 rounds the penalties run out and the plain order
+returns. Penalties then differ per EV (ECN on two of them): a penalised
+candidate's turn goes to the next clean EV in index order.""",
                  seed=9, ev_bits=2)
     s.selects(4)
     for i in range(4):
         s.feedback(s.port(i), "timeout")
-    s.selects(12)
+    s.selects(64)
     s.feedback(s.port(1), "ecn")
     s.feedback(s.port(2), "ecn")
     s.feedback(s.port(2), "ecn")
@@ -190,16 +194,36 @@ order returns. Penalties then differ per EV (ECN on two of them).""",
     vs.append(s.vec)
 
     s = Scenario("bitmap-k6-all-penalised", "bitmap", """
-bitmap's worst case (the instruction bound): k = 6 and all 64 EVs timed out,
-so a selection walks 64 penalised candidates (every one decays by one) and
-uses the last; then NACK penalties of 4 on half of them.""", seed=0xC0FFEE, ev_bits=6)
+bitmap k = 6 with all 64 EVs timed out: no EV is clean, so each candidate
+is used and decays by one; then NACK penalties of 4 on the even EVs, so
+that a penalised candidate's turn goes to the odd EV after it, across the
+32-EV word boundary (31 -> 32) and around the end (63 -> 0).""", seed=0xC0FFEE, ev_bits=6)
     s.selects(3)
     for i in range(64):
         s.feedback(s.port(i), "timeout")
     s.selects(20)
+    for i in range(64):
+        s.feedback(s.port(i), "good")  # good ACKs change no penalty
+    s.selects(64 * 15)
     for i in range(0, 64, 2):
         s.feedback(s.port(i), "nack")
+    for i in (31, 63):
+        s.feedback(s.port(i), "ecn")
     s.selects(64 * 3)
+    vs.append(s.vec)
+
+    s = Scenario("bitmap-k6-wrap", "bitmap", """
+bitmap k = 6: every EV but 5 penalised (NACK, 4), then 40 and 5: a
+penalised candidate's turn goes to the next clean EV after it in index
+order, wrapping from 63 to 0 and across the word boundary at 32.""",
+                 seed=0x5EED, ev_bits=6)
+    s.selects(2)
+    for i in range(64):
+        if i != 5:
+            s.feedback(s.port(i), "nack")
+    s.selects(64)
+    s.feedback(s.port(40), "timeout")
+    s.selects(64 * 2)
     vs.append(s.vec)
 
     s = Scenario("bitmap-k0-fallback", "bitmap", """

@@ -9,36 +9,38 @@ import spray_ref
 # promised by every spray vector of a policy and checked under callgrind:
 # `nicc-vectors --icount` under valgrind, then `--check-icount`. As counted
 # by the runner: the dispatching spray::Select()/OnFeedback() plus the
-# runner's measured call (about 25 instructions even for ecmp, whose own
-# work is a load and a XOR). Measured worst over this generator's vectors,
-# per policy (2026-12-03, bit-sliced bitmap penalties), then about +10%:
+# runner's measured call (about 15 instructions around the call; ecmp's
+# select, a table jump, a load and a XOR, is 29 in all). Measured worst over
+# this generator's vectors, per policy (2026-12-03, after the cost work of
+# issue 17), then about +10%, rounded up to 5:
 #
 #   policy   worst select  worst feedback  ->  bound select  bound feedback
-#   ecmp           33             40               40             45
-#   ops            80             40               90             45
-#   bitmap       1313            104             1445            115
-#   reps           74            268               85            295
-#   plb            39            111               45            125
-#   dlb            46            134               55            150
+#   ecmp           29             42               35             50
+#   ops            64             42               75             50
+#   bitmap        145            106              160            120
+#   reps           69            222               80            245
+#   plb            34            113               40            125
+#   dlb            42            119               50            135
 #
-# Where the worst comes from: bitmap select, k = 6 with all 64 EVs penalised
-# (64 candidates walked at ~17 instructions each, 32-bit words so that
-# 32-bit cores need no libgcc shift; bitmap-k6-all-penalised; it was 2947
-# with nibble penalties; a selection skipping a few costs up to 293);
-# bitmap feedback reads and writes four bit planes (71 with nibbles);
-# reps feedback, a timeout walking a full ring of 8
-# (reps-timeout-full-ring; 291 before the purge kept the credits in a
-# register); reps select, a frozen/thawing replay; plb
-# feedback, a round close that repaths (after a suspension check); dlb
-# feedback, both EWMAs with an RTT sample and a move; ops select, a round
-# start (k = 8).
+# Where the worst comes from: bitmap select, a round start (PRNG draw) whose
+# candidate is penalised: the skip (the candidate's penalty -1, the next
+# clean EV in index order by masks and LowestBit) is constant work, 1313
+# before the rule change (a walk over up to 64 candidates); bitmap feedback
+# reads and writes four bit planes; reps feedback, a timeout purging a full
+# ring of 8 (still a walk over the ring, 268 before); reps select, a
+# frozen/thawing replay that moves the entry to the back; plb feedback, a
+# round close that repaths (after a suspension check); dlb feedback, both
+# EWMAs with an RTT sample and a move; ops select, a round start whose draw
+# repeats the previous round's pair (k = 1). Feedback of ecmp/ops is the
+# runner's call and the dispatch alone (the callee-saved registers the
+# inlined dlb path needs are saved on every path).
 BOUNDS = {
-    "ecmp": (40, 45),
-    "ops": (90, 45),
-    "bitmap": (1445, 115),
-    "reps": (85, 295),
-    "plb": (45, 125),
-    "dlb": (55, 150),
+    "ecmp": (35, 50),
+    "ops": (75, 50),
+    "bitmap": (160, 120),
+    "reps": (80, 245),
+    "plb": (40, 125),
+    "dlb": (50, 135),
 }
 
 US = 1000

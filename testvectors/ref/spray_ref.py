@@ -237,17 +237,20 @@ class Bitmap:
         self.nack_pen = p["bitmap_nack_penalty"]
 
     def select(self, now):
-        # Skip penalised candidates (each skip costs one point); after n
-        # penalised candidates in a row the last one is used anyway.
-        tried = 0
-        while True:
-            idx = self.ops.next_index()
-            tried += 1
-            if self.pen[idx] == 0:
-                return idx
-            self.pen[idx] -= 1
-            if tried == self.n:
-                return idx
+        # The OPS candidate (one position per selection). Without a penalty
+        # it is used. With one, its penalty drops by one and the packet
+        # goes to the first EV without a penalty after it in index order,
+        # wrapping at n; if every other EV carries a penalty too, to the
+        # candidate itself.
+        idx = self.ops.next_index()
+        if self.pen[idx] == 0:
+            return idx
+        self.pen[idx] -= 1
+        for j in range(1, self.n):
+            e = (idx + j) % self.n
+            if self.pen[e] == 0:
+                return e
+        return idx
 
     def feedback(self, idx, kind, rtt, now):
         if kind == "ecn":

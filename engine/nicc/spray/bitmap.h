@@ -1,6 +1,7 @@
 // nicc/spray/bitmap.h — bitmap: ops, skipping EVs that carry a penalty (ECN
-// +1, NACK +4, timeout = 15); each skip decays the penalty by one. Builds
-// on ops.h's rounds. docs/spray.md states every rule.
+// +1, NACK +4, timeout = 15): a penalised candidate's turn goes to the next
+// clean EV in index order and its penalty decays by one. Takes its
+// candidates from ops.h's rounds. docs/spray.md states every rule.
 #ifndef NICC_SPRAY_BITMAP_H_
 #define NICC_SPRAY_BITMAP_H_
 
@@ -69,81 +70,91 @@ inline void DecrementSet(uint32_t p[4][2], const uint32_t set[2]) {
 
 }  // namespace detail
 
-// Keeps the skip walk out of line so the fast path it hangs off needs fewer
-// registers (GCC and Clang; a no-op elsewhere). Not `cold`: that would
-// optimise the walk for size.
-#if defined(__GNUC__)
-#define NICC_SPRAY_OUT_OF_LINE __attribute__((noinline))
-#else
-#define NICC_SPRAY_OUT_OF_LINE
-#endif
-
 namespace detail {
 
-// BitmapSelect's slow path: `idx` (the first candidate) carries a penalty.
-// Walks the OPS candidates that follow, in order, to the first without a
-// penalty, collecting the skipped ones in a mask; their penalties drop by
-// one together at the end (or when the walk crosses into the next round,
-// where an EV may come up a second time). At most 2^k candidates in all
-// (the last is used even if penalised). Loop bound: kBitmapMaxEvs.
-NICC_SPRAY_OUT_OF_LINE inline uint32_t BitmapSkip(const Config& cfg, BitmapState* s, uint32_t idx) {
-  uint32_t nz[2] = {s->plane[0][0] | s->plane[1][0] | s->plane[2][0] | s->plane[3][0],
-                    s->plane[0][1] | s->plane[1][1] | s->plane[2][1] | s->plane[3][1]};
-  uint32_t skipped[2] = {0, 0};
-  skipped[(idx >> 5) & 1u] = 1u << (idx & 31u);
-  const uint32_t mask = cfg.ev_mask;
-  const uint32_t sh = cfg.ops_shift;
-  uint32_t pos = s->ops.pos;  // of the next candidate; 0 = a new round
-  uint32_t mul = s->ops.mul;
-  uint32_t t = (mul * pos + s->ops.add) & mask;  // <= 255 * 255 + 255 < 2^16
-  uint32_t left = mask;  // candidates still allowed after the first
-  while (left != 0) {
-    if (pos == 0) {
-      // The walk enters a new round: settle the skips so far, then draw.
-      DecrementSet(s->plane, skipped);
-      nz[0] = s->plane[0][0] | s->plane[1][0] | s->plane[2][0] | s->plane[3][0];
-      nz[1] = s->plane[0][1] | s->plane[1][1] | s->plane[2][1] | s->plane[3][1];
-      skipped[0] = 0;
-      skipped[1] = 0;
-      OpsNewRound(cfg, &s->ops);
-      mul = s->ops.mul;
-      t = s->ops.add;
-    }
-    // The rest of this round, at most `left` candidates.
-    uint32_t n = mask + 1u - pos;
-    if (n > left) n = left;
-    left -= n;
-    pos = (pos + n) & mask;
-    for (; n != 0; --n) {
-      idx = t ^ (t >> sh);
-      t = (t + mul) & mask;
-      const uint32_t w = idx >> 5;  // idx < 64
-      const uint32_t bit = 1u << (idx & 31u);
-      if ((nz[w] & bit) == 0) {
-        pos = (pos - n + 1u) & mask;  // the candidate after this one
-        left = 0;
-        break;
-      }
-      skipped[w] |= bit;
-    }
+// Takes one off EV idx's penalty (> 0, so no borrow leaves plane 3): a
+// borrow chain over the four planes of its 32-bit word.
+inline void DecrementOne(BitmapState* s, uint32_t idx) {
+  const uint32_t w = (idx >> 5) & 1u;
+  uint32_t borrow = 1u << (idx & 31u);
+  for (uint32_t j = 0; j < 4; ++j) {
+    const uint32_t old = s->plane[j][w];
+    s->plane[j][w] = old ^ borrow;
+    borrow &= ~old;
   }
-  DecrementSet(s->plane, skipped);
-  s->ops.pos = static_cast<uint8_t>(pos);
-  return idx;
 }
+
+// BitmapSelect's skip, out of line (NICC_SPRAY_OUT_OF_LINE): the candidate `idx` carries a penalty. Its penalty
+// drops by one, and the result is the first EV without a penalty after idx
+// in index order (idx+1..2^k-1, then 0..idx-1), or idx itself when every
+// EV carries one. Constant work: the free EVs as one mask, a masked search
+// above idx and a wrapped one (LowestBit), one borrow chain.
+#if UINTPTR_MAX > 0xFFFFFFFFu
+// 64-bit cores: the planes' two words as one 64-bit mask.
+inline uint64_t Plane64(const uint32_t p[2]) {
+  return p[0] | (static_cast<uint64_t>(p[1]) << 32);
+}
+inline uint32_t LowestBit64(uint64_t x) {  // x != 0; LowestBit per half
+  const uint32_t lo = static_cast<uint32_t>(x);
+  return lo != 0 ? LowestBit(lo) : 32u + LowestBit(static_cast<uint32_t>(x >> 32));
+}
+NICC_SPRAY_OUT_OF_LINE inline uint16_t BitmapSkip(const Config& cfg, BitmapState* s, uint32_t idx) {
+  const uint64_t p0 = Plane64(s->plane[0]), p1 = Plane64(s->plane[1]);
+  const uint64_t p2 = Plane64(s->plane[2]), p3 = Plane64(s->plane[3]);
+  // Bits above ev_mask cleared: 63 - mask = ~mask & 63 for mask = 2^k - 1.
+  const uint64_t free = ~(p0 | p1 | p2 | p3) & (~uint64_t{0} >> (~cfg.ev_mask & 63u));
+  const uint64_t b = uint64_t{1} << idx;
+  const uint64_t above = free & (0u - (b << 1));  // bits > idx (b << 1 is 0 for idx 63)
+  DecrementOne(s, idx);
+  uint32_t next = idx;
+  if (above != 0) {
+    next = LowestBit64(above);
+  } else if (free != 0) {
+    next = LowestBit64(free);  // wrapped: bits < idx
+  }
+  return EvPort(cfg, next);
+}
+#else
+// 32-bit cores: two 32-bit words, no 64-bit shift by a variable (a libgcc
+// call there).
+NICC_SPRAY_OUT_OF_LINE inline uint16_t BitmapSkip(const Config& cfg, BitmapState* s, uint32_t idx) {
+  const uint32_t mask = cfg.ev_mask;
+  const uint32_t w = idx >> 5;
+  // Free EVs per word, bits above ev_mask cleared (~mask & 31 is 31 - mask
+  // for k <= 5 and 0 for k = 6).
+  const uint32_t f0 = ~(s->plane[0][0] | s->plane[1][0] | s->plane[2][0] | s->plane[3][0]) &
+                      (0xFFFFFFFFu >> (~mask & 31u));
+  const uint32_t f1 = ~(s->plane[0][1] | s->plane[1][1] | s->plane[2][1] | s->plane[3][1]) &
+                      (0u - (mask >> 5));
+  DecrementOne(s, idx);
+  const uint32_t own = w != 0 ? f1 : f0;
+  const uint32_t other = w != 0 ? f0 : f1;
+  const uint32_t above = own & (0xFFFFFFFEu << (idx & 31u));  // bits > idx in its word
+  uint32_t next = idx;
+  if (above != 0) {
+    next = (w << 5) + LowestBit(above);
+  } else if (other != 0) {
+    next = ((w ^ 1u) << 5) + LowestBit(other);
+  } else if (own != 0) {
+    next = (w << 5) + LowestBit(own);  // wrapped: bits < idx
+  }
+  return EvPort(cfg, next);
+}
+#endif
 
 }  // namespace detail
 
-// Takes OPS candidates in order; a candidate with a penalty is skipped and
-// its penalty drops by one. If a whole round's worth (2^k) of candidates are
-// all penalised, the last one is used anyway (its penalty still decays), so
-// a flow never stalls.
+// The OPS candidate (one position per selection). Without a penalty it is
+// used. With one, its penalty drops by one and the packet goes to the first
+// EV without a penalty after it in index order (wrapping at 2^k), or to the
+// candidate itself when every EV carries a penalty, so a flow never stalls.
+// Constant work whatever the number of EVs or penalties.
 inline uint16_t BitmapSelect(const Config& cfg, BitmapState* s) {
   const uint32_t idx = detail::OpsNextIndex(cfg, &s->ops);
   const uint32_t w = (idx >> 5) & 1u;
   const uint32_t any = s->plane[0][w] | s->plane[1][w] | s->plane[2][w] | s->plane[3][w];
   if (((any >> (idx & 31u)) & 1u) == 0) return EvPort(cfg, idx);
-  return EvPort(cfg, detail::BitmapSkip(cfg, s, idx));
+  return detail::BitmapSkip(cfg, s, idx);
 }
 
 inline void BitmapOnFeedback(const Config& cfg, BitmapState* s, uint16_t ev_port, Feedback kind) {

@@ -4,7 +4,7 @@
 //
 // Each policy lives in its own header above this one (ecmp.h, ops.h,
 // bitmap.h, reps.h, plb.h, dlb.h) and includes only this file (bitmap.h also
-// ops.h, whose rounds it walks); nicc/spray.h on top dispatches between them.
+// ops.h, whose candidates it takes); nicc/spray.h on top dispatches between them.
 // Layering: common.h <- policy headers <- spray.h; nothing includes upward.
 //
 // Units: *_us in Params, *_ns in Config and state (wrapping 32-bit clock,
@@ -15,6 +15,18 @@
 #include "nicc/common.h"
 #include "nicc/params.h"
 #include "nicc/prng.h"
+
+// Keeps a policy's longer path out of line (GCC and Clang; a no-op
+// elsewhere), so that the code it would be inlined into (the dispatching
+// Select()/OnFeedback(), a caller's event loop) needs fewer registers on
+// its other paths: every callee-saved register the longest inlined path
+// uses is saved and restored on every path. Not `cold`: that would
+// optimise it for size.
+#if defined(__GNUC__)
+#define NICC_SPRAY_OUT_OF_LINE __attribute__((noinline))
+#else
+#define NICC_SPRAY_OUT_OF_LINE
+#endif
 
 namespace nicc {
 namespace spray {
@@ -131,7 +143,7 @@ constexpr Params Params::Defaults(Policy policy, uint32_t ev_bits, uint32_t flow
 }
 
 // ---------------------------------------------------------------------------
-// Config: Params compiled into what the hot path reads (24 bytes).
+// Config: Params compiled into what the hot path reads (36 bytes).
 // ---------------------------------------------------------------------------
 
 struct Config {
@@ -154,7 +166,8 @@ struct Config {
   uint8_t dlb_rtt_shift;
   uint8_t dlb_probe_mask;  // 2^shift - 1; 0 = no probes
   uint8_t dlb_min_dwell;
-  uint8_t reserved[3];
+  uint8_t dlb_gain_round;  // 2^dlb_gain_shift - 1: an EWMA step rounds away from avg
+  uint16_t ops_pair_mask;  // ev_mask | (ev_mask & ~1) << 8: an ops round's (add, mul - 1)
 };
 
 // Validates `p` and fills `*out`. On error `*out` is left untouched.
@@ -224,6 +237,7 @@ inline Status Compile(const Params& p, Config* out) {
   c.ev_bits = static_cast<uint8_t>(p.ev_bits);
   // (k+1)/2 mixes the top half into the bottom; >= 1 keeps it a bijection.
   c.ops_shift = static_cast<uint8_t>(p.ev_bits < 2 ? 1u : (p.ev_bits + 1u) / 2u);
+  c.ops_pair_mask = static_cast<uint16_t>(mask | ((mask & ~1u) << 8));
   c.bitmap_ecn_penalty = static_cast<uint8_t>(p.bitmap_ecn_penalty);
   c.bitmap_nack_penalty = static_cast<uint8_t>(p.bitmap_nack_penalty);
   c.reps_max_reuse = static_cast<uint8_t>(p.reps_max_reuse);
@@ -234,6 +248,7 @@ inline Status Compile(const Params& p, Config* out) {
   c.dlb_rtt_shift = static_cast<uint8_t>(p.dlb_rtt_shift);
   c.dlb_probe_mask = static_cast<uint8_t>((1u << p.dlb_probe_shift) - 1u);
   c.dlb_min_dwell = static_cast<uint8_t>(p.dlb_min_dwell);
+  c.dlb_gain_round = static_cast<uint8_t>((1u << p.dlb_gain_shift) - 1u);
   *out = c;
   return Status::Ok();
 }

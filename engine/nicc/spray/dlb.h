@@ -26,9 +26,9 @@ static_assert(sizeof(DlbState) <= 64, "dlb budget: 64 bytes for 16 EVs");
 namespace detail {
 
 // avg moved 1/2^shift of the way to `sample`, rounded away from avg so it
-// reaches sample exactly. |sample - avg| < 2^16 and shift <= 7: no overflow.
-inline uint32_t EwmaStep(uint32_t avg, uint32_t sample, uint32_t shift) {
-  const uint32_t round_up = (1u << shift) - 1u;
+// reaches sample exactly; round_up = 2^shift - 1 (Config::dlb_gain_round).
+// |sample - avg| < 2^16 and shift <= 7: no overflow.
+inline uint32_t EwmaStep(uint32_t avg, uint32_t sample, uint32_t shift, uint32_t round_up) {
   if (sample >= avg) return avg + ((sample - avg + round_up) >> shift);
   return avg - ((avg - sample + round_up) >> shift);
 }
@@ -75,33 +75,56 @@ inline void DlbOnFeedback(const Config& cfg, DlbState* s, uint16_t ev_port, Feed
   const int32_t i = EvIndex(cfg, ev_port);
   if (i < 0) return;
   const uint32_t idx = static_cast<uint32_t>(i) & (kDlbMaxEvs - 1u);
-  if (kind == Feedback::kTimeout) {
-    s->ecn_q8[idx] = 0xFF;
-    s->rtt_units[idx] = 0xFFFF;
-  } else {
-    const uint32_t sample = kind == Feedback::kGood ? 0u : 255u;
-    s->ecn_q8[idx] =
-        static_cast<uint8_t>(detail::EwmaStep(s->ecn_q8[idx], sample, cfg.dlb_gain_shift));
+  // The EWMAs of EV idx, kept in registers: its cost below needs no reload.
+  uint32_t ecn = 0xFF;
+  uint32_t rtt = 0xFFFF;
+  if (kind != Feedback::kTimeout) {
+    const uint32_t g = cfg.dlb_gain_shift;
+    const uint32_t ru = cfg.dlb_gain_round;
+    const uint32_t e = s->ecn_q8[idx];  // sample 0 (good) or 255: the side is known
+    ecn = kind == Feedback::kGood ? e - ((e + ru) >> g) : e + ((255u - e + ru) >> g);
+    rtt = s->rtt_units[idx];
     if (rtt_ns != 0) {
       const uint32_t u = MaxU32(MinU32(rtt_ns >> cfg.dlb_rtt_shift, 0xFFFFu), 1u);
-      const uint32_t old = s->rtt_units[idx];
-      s->rtt_units[idx] =
-          static_cast<uint16_t>(old == 0 ? u : detail::EwmaStep(old, u, cfg.dlb_gain_shift));
+      rtt = rtt == 0 ? u : detail::EwmaStep(rtt, u, g, ru);
     }
   }
+  s->ecn_q8[idx] = static_cast<uint8_t>(ecn);
+  s->rtt_units[idx] = static_cast<uint16_t>(rtt);
+  const uint32_t cost = ecn + rtt;  // DlbCost(idx), < 2^17
   const uint32_t cur = s->cur;
+  uint32_t alt = s->alt;
+  uint32_t cost_cur;
+  uint32_t cost_alt;
   if (idx == cur) {
-    if (s->hold != 0 && kind != Feedback::kTimeout) {
-      s->hold = static_cast<uint8_t>(s->hold - 1u);
-      return;
+    if (s->hold != 0) {
+      if (kind != Feedback::kTimeout) {
+        s->hold = static_cast<uint8_t>(s->hold - 1u);
+        return;
+      }
+      s->hold = 0;
     }
-    s->hold = 0;
-  } else if (s->alt == kDlbNone || idx == s->alt || DlbCost(*s, idx) < DlbCost(*s, s->alt)) {
-    s->alt = static_cast<uint8_t>(idx);
+    if (alt == kDlbNone) return;
+    cost_cur = cost;
+    cost_alt = DlbCost(*s, alt);
+  } else {
+    if (alt == kDlbNone || idx == alt) {
+      alt = idx;
+      s->alt = static_cast<uint8_t>(idx);
+      cost_alt = cost;
+    } else {
+      cost_alt = DlbCost(*s, alt);
+      if (cost < cost_alt) {
+        alt = idx;
+        s->alt = static_cast<uint8_t>(idx);
+        cost_alt = cost;
+      }
+    }
+    if (s->hold != 0) return;
+    cost_cur = DlbCost(*s, cur);
   }
-  if (s->alt == kDlbNone || s->hold != 0) return;
-  if (DlbCost(*s, s->alt) + cfg.dlb_hysteresis < DlbCost(*s, cur)) {
-    s->cur = s->alt;
+  if (cost_alt + cfg.dlb_hysteresis < cost_cur) {
+    s->cur = static_cast<uint8_t>(alt);
     s->alt = static_cast<uint8_t>(cur);
     s->hold = cfg.dlb_min_dwell;
   }

@@ -18,7 +18,7 @@ struct RepsState {
   uint32_t prng;            // xorshift32 state, for exploration
   TimeNs freeze_until_ns;   // end of freeze (valid while kRepsFrozen)
   uint8_t ring[kRepsRing];  // cached EV indices; slots head..head+count-1 valid
-  uint16_t credits;         // 2 bits per slot: sends left for that entry (1..3)
+  uint16_t credits;         // 2 bits per slot: sends left for that entry (1..3); 0 off the ring
   uint8_t head;             // oldest entry
   uint8_t count;            // valid entries, 0..8
   uint8_t flags;            // RepsFlag bits
@@ -27,10 +27,6 @@ struct RepsState {
 static_assert(sizeof(RepsState) <= 24, "reps budget: < 25 bytes, as published");
 
 namespace detail {
-
-inline uint32_t RepsCredit(const RepsState* s, uint32_t slot) {
-  return (s->credits >> (slot << 1)) & 3u;
-}
 
 inline void RepsPut(RepsState* s, uint32_t slot, uint32_t idx, uint32_t credit) {
   s->ring[slot] = static_cast<uint8_t>(idx);
@@ -46,7 +42,7 @@ inline void RepsPurge(RepsState* s, uint32_t idx) {
   const uint32_t n = s->count;
   const uint32_t head = s->head;
   const uint32_t old_credits = s->credits;
-  uint32_t credits = old_credits;
+  uint32_t credits = 0;  // slots off the ring keep 0
   uint32_t kept = 0;
   for (uint32_t j = 0; j < kRepsRing; ++j) {
     if (j >= n) break;
@@ -56,7 +52,7 @@ inline void RepsPurge(RepsState* s, uint32_t idx) {
     const uint32_t to = (head + kept) & (kRepsRing - 1u);
     s->ring[to] = static_cast<uint8_t>(e);
     const uint32_t credit = (old_credits >> (from << 1)) & 3u;  // from >= to: not yet moved
-    credits = (credits & ~(3u << (to << 1))) | (credit << (to << 1));
+    credits |= credit << (to << 1);
     ++kept;
   }
   s->credits = static_cast<uint16_t>(credits);
@@ -86,14 +82,19 @@ inline uint16_t RepsSelect(const Config& cfg, RepsState* s, TimeNs now_ns) {
   if (n == 0) return EvPort(cfg, PrngByte(PrngNext(&s->prng)) & cfg.ev_mask);
   const uint32_t head = s->head;
   const uint32_t idx = s->ring[head];
-  const uint32_t credit = detail::RepsCredit(s, head);
+  uint32_t credits = s->credits;
+  const uint32_t credit = (credits >> (head << 1)) & 3u;
   const uint32_t left = frozen ? credit : credit - 1u;  // credit >= 1 when cached
+  credits ^= credit << (head << 1);  // the head slot leaves the ring: its bits to 0
   s->head = static_cast<uint8_t>((head + 1u) & (kRepsRing - 1u));
   if (left != 0) {
-    detail::RepsPut(s, (head + n) & (kRepsRing - 1u), idx, left);  // == head if full
+    const uint32_t tail = (head + n) & (kRepsRing - 1u);  // == head if full
+    s->ring[tail] = static_cast<uint8_t>(idx);
+    credits |= left << (tail << 1);  // a slot off the ring: its bits are 0
   } else {
     s->count = static_cast<uint8_t>(n - 1u);
   }
+  s->credits = static_cast<uint16_t>(credits);
   return EvPort(cfg, idx);
 }
 
