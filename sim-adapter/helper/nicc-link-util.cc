@@ -78,6 +78,45 @@ NiccLinkUtilWindow(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, 
     return util;
 }
 
+NiccLinkUtilPerBin
+NiccLinkUtilBins(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, double idleBelow)
+{
+    NiccLinkUtilPerBin pb;
+    const size_t links = s.Links();
+    std::vector<double> util(links, 0.0);
+    for (size_t b = 0; b < s.Bins(); ++b)
+    {
+        const double sec = static_cast<double>(s.binEndNs[b] - s.binStartNs[b]) * 1e-9;
+        if (s.binEndNs[b] <= startNs || s.binStartNs[b] >= endNs || sec <= 0)
+        {
+            continue;
+        }
+        bool any = false;
+        for (size_t l = 0; l < links; ++l)
+        {
+            util[l] = static_cast<double>(s.bytes[b * links + l]) * 8.0 / (s.bps[l] * sec);
+            any = any || util[l] > 0;
+        }
+        if (!any)
+        {
+            continue;
+        }
+        const NiccLinkUtilStats st = NiccComputeLinkUtilStats(util, idleBelow);
+        ++pb.bins;
+        pb.jain += st.jain;
+        pb.maxOverMean += st.maxOverMean;
+        pb.idleShare += st.idleShare;
+        pb.max = std::max(pb.max, st.max);
+    }
+    if (pb.bins > 0)
+    {
+        pb.jain /= pb.bins;
+        pb.maxOverMean /= pb.bins;
+        pb.idleShare /= pb.bins;
+    }
+    return pb;
+}
+
 NiccLinkUtilSampler::NiccLinkUtilSampler(NiccLinkUtilSeries* out, Time interval)
     : m_out(out),
       m_interval(interval)
@@ -248,6 +287,12 @@ NiccWriteLinkUtilOutputs(const NiccScenarioResult& r, const std::filesystem::pat
     o["window_span_us"] = static_cast<double>(span) / 1e3;
     o["idle_below"] = 0.05;
     o["fabric"] = StatsJson(NiccComputeLinkUtilStats(util));
+    const NiccLinkUtilPerBin pb = NiccLinkUtilBins(s, t0, t1);
+    o["per_bin"] = {{"bins", pb.bins},
+                    {"jain", pb.jain},
+                    {"max_over_mean", pb.maxOverMean},
+                    {"idle_share", pb.idleShare},
+                    {"max", pb.max}};
     o["per_link"] = nlohmann::json::object();
     for (size_t l = 0; l < util.size(); ++l)
     {
@@ -255,7 +300,9 @@ NiccWriteLinkUtilOutputs(const NiccScenarioResult& r, const std::filesystem::pat
     }
     o["meaning"] = "fabric links = switch-to-switch link directions; per link: wire bytes sent over the "
                    "bins overlapping the window / (rate x their summed duration); max, mean, max / mean, "
-                   "Jain = (sum u)^2 / (n sum u^2), idle_share = share of links below idle_below";
+                   "Jain = (sum u)^2 / (n sum u^2), idle_share = share of links below idle_below; fabric: "
+                   "over the window as a whole; per_bin: the same figures per interval, averaged over "
+                   "the intervals with any fabric traffic (max: any link in any interval)";
     if (ar && lu.allreduceRankBytes > 0)
     {
         const double share = PerRankShareBps(r);

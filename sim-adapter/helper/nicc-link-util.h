@@ -77,6 +77,21 @@ NiccLinkUtilStats NiccComputeLinkUtilStats(const std::vector<double>& util, doub
 /// duration). Empty when no bin overlaps.
 std::vector<double> NiccLinkUtilWindow(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, int64_t* spanNs);
 
+/// Per-bin figures averaged over the bins that overlap a window: a link
+/// that is idle half the time and saturated the other half has the mean
+/// utilization of one at half load, but not its per-bin figures.
+struct NiccLinkUtilPerBin
+{
+    uint32_t bins{0};        ///< bins in the window with any fabric traffic (the others are skipped)
+    double jain{0};          ///< mean over those bins of the bin's Jain index
+    double maxOverMean{0};   ///< mean of the bin's max / mean
+    double idleShare{0};     ///< mean of the bin's share of links below idleBelow
+    double max{0};           ///< highest utilization of any link in any bin
+};
+
+/// NiccComputeLinkUtilStats of each bin overlapping [startNs, endNs), averaged.
+NiccLinkUtilPerBin NiccLinkUtilBins(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, double idleBelow = 0.05);
+
 /**
  * \ingroup nicc
  * \brief Samples the transmit byte counters of a set of link directions

@@ -68,6 +68,15 @@ class LinkUtilStatsTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(span, 3500, "every bin, the last a half one");
         NS_TEST_EXPECT_MSG_EQ_TOL(u[0], 3000.0 / 3500.0, 1e-12, "link a over the run");
         NS_TEST_EXPECT_MSG_EQ(NiccLinkUtilWindow(s, 4000, 5000, &span).empty(), true, "no bin in the window");
+        // Per bin: [1, 0], [0.5, 0], [1, 1]: Jain 0.5, 0.5, 1; max / mean 2, 2, 1.
+        const NiccLinkUtilPerBin pb = NiccLinkUtilBins(s, 0, 2500);
+        NS_TEST_EXPECT_MSG_EQ(pb.bins, 3u, "bins 0..2");
+        NS_TEST_EXPECT_MSG_EQ_TOL(pb.jain, (0.5 + 0.5 + 1.0) / 3.0, 1e-12, "mean of the bins' Jain");
+        NS_TEST_EXPECT_MSG_EQ_TOL(pb.maxOverMean, (2.0 + 2.0 + 1.0) / 3.0, 1e-12, "mean of max / mean");
+        NS_TEST_EXPECT_MSG_EQ_TOL(pb.idleShare, 1.0 / 3.0, 1e-12, "one idle link in bins 0 and 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(pb.max, 1.0, 1e-12, "a full bin");
+        s.bytes[0] = 0; // bin 0 now idle throughout: skipped
+        NS_TEST_EXPECT_MSG_EQ(NiccLinkUtilBins(s, 0, 1000).bins, 0u, "an idle bin does not count");
     }
 };
 
