@@ -524,6 +524,15 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             linkUtil.Add(dev, name[dev->GetNode()->GetId()], name[dev->GetPeer()->GetNode()->GetId()]);
         }
     }
+    if (r->linkUtil.intervalUs > 0 &&
+        (stop - trafficStart).GetMicroSeconds() / r->linkUtil.intervalUs * r->linkUtil.series.Links() > 1e8)
+    {
+        *error = "key 'link_util_interval_us': " + Get("link_util_interval_us") + " us over stop_ms with " +
+                 std::to_string(r->linkUtil.series.Links()) +
+                 " fabric links is more than 1e8 samples; use a longer interval";
+        Simulator::Destroy();
+        return false;
+    }
     linkUtil.Start(trafficStart);
     Simulator::Schedule(trafficStart + s.period, &FabricSampler::Sample, &s);
     Simulator::Schedule(trafficStart + s.window, &FabricSampler::Window, &s);

@@ -204,6 +204,12 @@ class LinkUtilOffTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(on.linkUtil.allreduceRanks, 4u, "ranks");
         NS_TEST_EXPECT_MSG_EQ(on.linkUtil.allreduceRings, 1u, "rings");
         NS_TEST_EXPECT_MSG_EQ(on.linkUtil.allreduceRankBytes, 600000u, "2 (n - 1) chunks per rank");
+        // A series too long to hold is refused before the run.
+        NiccScenarioResult big;
+        NS_TEST_EXPECT_MSG_EQ(NiccRunWith("leaf-spine", {"stop_ms=1000", "link_util_interval_us=0.001"}, &big, &err),
+                              false,
+                              "refused");
+        NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "key 'link_util_interval_us': 0.001 us"), true, err);
         // Switch-to-switch links only: the one-switch scenarios refuse the key.
         NiccScenarioResult inc;
         NS_TEST_EXPECT_MSG_EQ(NiccRunWith("incast", {"link_util_interval_us=5"}, &inc, &err), false, "refused");
