@@ -2,7 +2,7 @@
 """claim-lb-table.py — the table and plots of claim 3 (docs/claims.md) from
 the runs of scripts/claim-lb.sh.
 
-    /usr/bin/python3 scripts/claim-lb-table.py OUT [--no-plots]
+    /usr/bin/python3 scripts/claim-lb-table.py OUT [--no-plots] [--check]
 
 OUT holds runs.csv (variant, run, dir) and one nicc-sim output folder per
 run. Prints the table (Markdown; also OUT/table.md, OUT/table.csv): per
@@ -20,7 +20,12 @@ one) of
   p99 queue KB p99 over every switch egress port's samples (queue_bytes.p99)
   retx %       resent DATA packets / DATA packets sent (retransmission_rate)
 
-and with matplotlib OUT/claim-lb-ratio.png (AR / ideal per variant, every
+--check (scripts/claim-lb.sh --check, ctest): exit 1 unless every
+all-reduce time is at or above its ideal, ECMP's per-interval idle share is
+above 0.3 and above twice every other variant's, and every other variant's
+all-reduce is faster than ECMP's.
+
+With matplotlib OUT/claim-lb-ratio.png (AR / ideal per variant, every
 replication) and OUT/claim-lb-heatmaps.png (link x time utilization of run 1
 of each variant on one colour scale).
 """
@@ -140,6 +145,32 @@ def ratio_plot(plt, out, order, runs):
     return path
 
 
+def check(order, runs):
+    """The expected shape (--check); returns the failures."""
+    bad = []
+    mean = {}
+    for v in order:
+        for r, j in runs[v]:
+            a = j["link_util"]["allreduce"]
+            if a["ratio"] < 1.0:
+                bad.append(f"{v} run {r['run']}: all-reduce {a['total_us']} us below its ideal {a['ideal_us']} us")
+        mean[v] = (sum(j["link_util"]["allreduce"]["ratio"] for _, j in runs[v]) / len(runs[v]),
+                   sum(j["link_util"]["per_bin"]["idle_share"] for _, j in runs[v]) / len(runs[v]))
+    if "ecmp" not in mean:
+        return bad + ["no ecmp run"]
+    ratio, idle = mean["ecmp"]
+    if idle <= 0.3:
+        bad.append(f"ecmp: per-interval idle share {idle:.3f}, expected > 0.3")
+    for v in order:
+        if v == "ecmp":
+            continue
+        if mean[v][0] >= ratio:
+            bad.append(f"{v}: ratio {mean[v][0]:.3f} not below ecmp's {ratio:.3f}")
+        if 2 * mean[v][1] >= idle:
+            bad.append(f"{v}: per-interval idle share {mean[v][1]:.3f} not below half of ecmp's {idle:.3f}")
+    return bad
+
+
 def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     if len(args) != 1:
@@ -155,6 +186,13 @@ def main(argv):
         w = csv.writer(f)
         w.writerow(["variant", "runs"] + [c[0] for c in COLS])
         w.writerows(rows)
+    if "--check" in argv:
+        bad = check(order, runs)
+        for b in bad:
+            print("claim-lb-table.py: check failed: " + b, file=sys.stderr)
+        if bad:
+            return 1
+        print("claim-lb-table.py: check passed (" + ", ".join(order) + ")")
     if "--no-plots" in argv:
         return 0
     try:
