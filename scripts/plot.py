@@ -17,6 +17,8 @@ queue_cdf.csv, links.csv, timeseries.csv). Per folder:
   training.png     training job timeline (training.csv, training_buckets.csv,
                    key `training`): per iteration the compute bars (forward,
                    backward, optimizer) and one all-reduce bar per bucket
+  link_util.png    heat map of fabric link utilization, links x time
+                   (link_util.csv, key `link_util_interval_us`)
 With two or more folders also compare.png (p99 slowdown vs size and queue
 CDFs of all runs) in the parent folder of the first one.
 
@@ -180,6 +182,42 @@ def plot_training(plt, folder, name):
     return "training.png"
 
 
+def plot_link_util(plt, folder, name):
+    rows = read_csv(os.path.join(folder, "link_util.csv"))
+    if not rows:
+        return None
+    times = sorted({float(r["time_us"]) for r in rows})
+    links = sorted({r["link"] for r in rows})
+    col = {t: i for i, t in enumerate(times)}
+    row = {l: i for i, l in enumerate(links)}
+    grid = [[0.0] * len(times) for _ in links]
+    for r in rows:
+        grid[row[r["link"]]][col[float(r["time_us"])]] = float(r["util"])
+    fig, ax = plt.subplots(figsize=(9, max(3.0, 0.16 * len(links) + 1.2)))
+    step = times[1] - times[0] if len(times) > 1 else 1.0
+    im = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0, vmax=1,
+                   extent=(times[0] / 1e3, (times[-1] + step) / 1e3, len(links) - 0.5, -0.5))
+    ax.set_yticks(range(len(links)))
+    ax.set_yticklabels(links, fontsize=max(4, min(8, int(300 / max(1, len(links))))))
+    ax.set_xlabel("time (ms)")
+    title = f"{name}: fabric link utilization"
+    summary_path = os.path.join(folder, "summary.json")
+    if os.path.exists(summary_path):
+        import json
+
+        with open(summary_path) as f:
+            fab = json.load(f).get("link_util", {}).get("fabric", {})
+        if fab:
+            title += (f" (max/mean {fab.get('max_over_mean', 0):.2f}, Jain {fab.get('jain', 0):.3f}, "
+                      f"idle {100 * fab.get('idle_share', 0):.0f}%)")
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, label="utilization")
+    fig.tight_layout()
+    fig.savefig(os.path.join(folder, "link_util.png"), dpi=110)
+    plt.close(fig)
+    return "link_util.png"
+
+
 def plot_folder(plt, folder):
     name = os.path.basename(os.path.normpath(folder))
     made = []
@@ -249,7 +287,7 @@ def plot_folder(plt, folder):
         plt.close(fig)
         made.append("throughput.png")
     for extra in (plot_queues(plt, folder, name), plot_fct_hpcc(plt, folder, name),
-                  plot_training(plt, folder, name)):
+                  plot_training(plt, folder, name), plot_link_util(plt, folder, name)):
         if extra:
             made.append(extra)
     return made

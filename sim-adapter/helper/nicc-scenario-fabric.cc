@@ -513,6 +513,27 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         Simulator::Destroy();
         return false;
     }
+    // Fabric link utilization over time (key link_util_interval_us; off: no event).
+    r->linkUtil.intervalUs = D("link_util_interval_us");
+    NiccLinkUtilSampler linkUtil(&r->linkUtil.series,
+                                 NanoSeconds(static_cast<int64_t>(std::llround(r->linkUtil.intervalUs * 1e3))));
+    for (const auto& dev : s.ports)
+    {
+        if (edgeOf[dev->GetPeer()->GetNode()->GetId()] < 0)
+        {
+            linkUtil.Add(dev, name[dev->GetNode()->GetId()], name[dev->GetPeer()->GetNode()->GetId()]);
+        }
+    }
+    if (r->linkUtil.intervalUs > 0 &&
+        (stop - trafficStart).GetMicroSeconds() / r->linkUtil.intervalUs * r->linkUtil.series.Links() > 1e8)
+    {
+        *error = "key 'link_util_interval_us': " + Get("link_util_interval_us") + " us over stop_ms with " +
+                 std::to_string(r->linkUtil.series.Links()) +
+                 " fabric links is more than 1e8 samples; use a longer interval";
+        Simulator::Destroy();
+        return false;
+    }
+    linkUtil.Start(trafficStart);
     Simulator::Schedule(trafficStart + s.period, &FabricSampler::Sample, &s);
     Simulator::Schedule(trafficStart + s.window, &FabricSampler::Window, &s);
     if (s.hasPermutation)
@@ -523,6 +544,19 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     Simulator::Run();
     monitor->Finish();
     pfcRun.Collect(&r->pfcStorm);
+    if (r->linkUtil.intervalUs > 0)
+    {
+        linkUtil.Finish(Simulator::Now());
+        if (U("allreduce_bytes") > 0)
+        {
+            const auto rings = NiccAllReduceRings(Get("allreduce_ring"), groups, groupSize);
+            const uint64_t n = rings.empty() ? 0 : rings[0].size();
+            r->linkUtil.allreduceRanks = static_cast<uint32_t>(n);
+            r->linkUtil.allreduceRings = static_cast<uint32_t>(rings.size());
+            r->linkUtil.allreduceRankBytes =
+                n < 2 ? 0 : 2 * (n - 1) * ((U("allreduce_bytes") + rings.size() * n - 1) / (rings.size() * n));
+        }
+    }
 
     // Measurements.
     const Time end = Simulator::Now();

@@ -162,6 +162,10 @@ ScenarioKeyRows()
     {"monitor_drain_bytes", "uint", 0, 1e12, "1000",
      "monitor: drain time = first sample at or below this queue length at or after the peak, "
      "measured from the peak (1000: the HPCC qlen histogram's first bin, about one packet)"},
+    {"link_util_interval_us", "double", 0, 1e6, "0",
+     "fabric: every this many us, the bytes each switch-to-switch link direction sent (link_util.csv, "
+     "summary.json 'link_util': max / mean / Jain / idle share over the all-reduce, its time vs the "
+     "ideal; link_util.png); 0 = off (docs/claims.md)"},
     {"qlen_mon_file", "string", 0, 0, "",
      "monitor: also write the HPCC simulator's qlen output (per monitored port, samples per "
      "1000-byte bin every 100 ns in the monitor window, dumped at each 100 ms and at the "

@@ -106,6 +106,7 @@ NiccScenario::CheckMpiKeys(std::string* error) const
         {"pfc_deadlock_check_us", "the PFC deadlock check"},
         {"monitor", "the port monitor"},
         {"qlen_mon_file", "the port monitor"},
+        {"link_util_interval_us", "the link utilization series"},
     };
     for (const auto& k : kNotDistributed)
     {

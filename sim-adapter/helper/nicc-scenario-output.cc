@@ -25,6 +25,8 @@ bool NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& 
 bool NiccWritePfcOutputs(const NiccPfcRunResult& r, const std::filesystem::path& dir, nlohmann::json* j);
 /// summary.json "training", training.csv and training_buckets.csv (nicc-training.cc).
 bool NiccWriteTrainingOutputs(const NiccTrainingResult& r, const std::filesystem::path& dir, nlohmann::json* j);
+/// summary.json "link_util" and link_util.csv (nicc-link-util.cc).
+bool NiccWriteLinkUtilOutputs(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j);
 
 namespace
 {
@@ -513,7 +515,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     bool extraOk = true;
     if (r.fabric)
     {
-        extraOk = WriteFabric(r, dir, &j) && NiccFaultSummary(r, dir, &j);
+        extraOk = WriteFabric(r, dir, &j) && NiccFaultSummary(r, dir, &j) && NiccWriteLinkUtilOutputs(r, dir, &j);
     }
     else
     {

@@ -320,6 +320,12 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
         *error = "key 'flow_file': read by the fabric scenarios (leaf-spine, ai-cluster) only, not by " + m_name;
         return false;
     }
+    if (D("link_util_interval_us") > 0)
+    {
+        *error = "key 'link_util_interval_us': read by the fabric scenarios (leaf-spine, ai-cluster) only "
+                 "(switch-to-switch links), not by " + m_name;
+        return false;
+    }
     const auto wall0 = std::chrono::steady_clock::now();
     *r = NiccScenarioResult{};
     r->scenario = m_label.empty() ? m_name : m_label;

@@ -40,6 +40,7 @@
 #define NICC_SCENARIO_H
 
 #include "ns3/nicc-fault.h"
+#include "ns3/nicc-link-util.h"
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/nicc-port-monitor.h"
 #include "ns3/nicc-scenario-pfc.h"
@@ -213,6 +214,8 @@ struct NiccScenarioResult
     NiccPfcRunResult pfcStorm;
     /// The training job's iterations and summary (key training; nicc-training.h).
     NiccTrainingResult training;
+    /// Fabric link utilization over time (key link_util_interval_us; nicc-link-util.h).
+    NiccLinkUtilResult linkUtil;
 };
 
 /**
