@@ -195,12 +195,22 @@ NiccWorkload::AddAt(uint32_t src,
                     Time start,
                     std::optional<nicc::hal::CcKind> cc)
 {
+    return AddNodes(m_hosts[src], m_hosts[dst], bytes, kind, start, cc);
+}
+
+uint32_t
+NiccWorkload::AddNodes(Ptr<Node> src,
+                       Ptr<Node> dst,
+                       uint64_t bytes,
+                       NiccFlowKind kind,
+                       Time start,
+                       std::optional<nicc::hal::CcKind> cc)
+{
     if (!cc)
     {
         cc = m_cc[static_cast<uint32_t>(kind)];
     }
-    const uint32_t id = cc ? m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start, *cc)
-                           : m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start);
+    const uint32_t id = cc ? m_nics->AddFlow(src, dst, bytes, start, *cc) : m_nics->AddFlow(src, dst, bytes, start);
     if (m_kind.size() <= id)
     {
         m_kind.resize(id + 1, static_cast<uint8_t>(NiccFlowKind::OTHER));
@@ -448,6 +458,186 @@ NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings
     return true;
 }
 
+std::vector<std::vector<int32_t>>
+NiccDoubleBinaryTree(uint32_t n)
+{
+    // Tree 0 over positions 0..n-1 (root 0); see the header for the rule.
+    auto parent0 = [n](uint32_t r) -> int32_t {
+        if (r == 0)
+        {
+            return -1;
+        }
+        const uint32_t b = r & (~r + 1); // lowest set bit
+        const uint64_t up = (r ^ b) | (static_cast<uint64_t>(b) << 1);
+        return static_cast<int32_t>(up < n ? up : (r ^ b));
+    };
+    std::vector<std::vector<int32_t>> trees(2, std::vector<int32_t>(n, -1));
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        trees[0][r] = parent0(r);
+        if (n % 2 == 0)
+        {
+            const int32_t p = parent0(n - 1 - r); // mirrored
+            trees[1][r] = p < 0 ? -1 : static_cast<int32_t>(n - 1) - p;
+        }
+        else
+        {
+            const int32_t p = parent0((r + n - 1) % n); // shifted by one
+            trees[1][r] = p < 0 ? -1 : static_cast<int32_t>((static_cast<uint32_t>(p) + 1) % n);
+        }
+    }
+    return trees;
+}
+
+std::vector<std::vector<NiccTransfer>>
+NiccTreeAllReducePlan(const std::vector<std::vector<uint32_t>>& groups, uint64_t bytes, uint32_t chunks)
+{
+    if (groups.empty() || bytes == 0 || chunks == 0)
+    {
+        return {};
+    }
+    const uint32_t n = static_cast<uint32_t>(groups[0].size());
+    for (const auto& g : groups)
+    {
+        if (g.size() != n || n < 2)
+        {
+            return {};
+        }
+    }
+    const auto trees = NiccDoubleBinaryTree(n);
+    // Depth of every position in each tree (parents are found by walking up:
+    // at most n steps, the trees have no cycles).
+    std::vector<std::vector<uint32_t>> depth(2, std::vector<uint32_t>(n, 0));
+    uint32_t maxDepth = 0;
+    for (uint32_t t = 0; t < 2; ++t)
+    {
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            uint32_t d = 0;
+            for (int32_t p = trees[t][r]; p >= 0 && d <= n; p = trees[t][static_cast<uint32_t>(p)])
+            {
+                ++d;
+            }
+            depth[t][r] = d;
+            maxDepth = std::max(maxDepth, d);
+        }
+    }
+    const uint64_t chunk = std::max<uint64_t>(1, (bytes + 2ull * chunks - 1) / (2ull * chunks));
+    const uint32_t phase = maxDepth + chunks - 1; // steps per phase
+    std::vector<std::vector<NiccTransfer>> plan(2 * phase);
+    for (uint32_t s = 0; s < phase; ++s)
+    {
+        for (const auto& g : groups)
+        {
+            for (uint32_t t = 0; t < 2; ++t)
+            {
+                for (uint32_t r = 0; r < n; ++r)
+                {
+                    const int32_t p = trees[t][r];
+                    if (p < 0)
+                    {
+                        continue;
+                    }
+                    const uint32_t d = depth[t][r]; // >= 1 for a non-root
+                    // Reduce: r sends chunk s - (maxDepth - d) up.
+                    const int64_t up = static_cast<int64_t>(s) - (maxDepth - d);
+                    if (up >= 0 && up < chunks)
+                    {
+                        plan[s].push_back({g[r], g[static_cast<uint32_t>(p)], chunk});
+                    }
+                    // Broadcast: the parent (depth d - 1) sends chunk s - (d - 1) down.
+                    const int64_t down = static_cast<int64_t>(s) - (d - 1);
+                    if (down >= 0 && down < chunks)
+                    {
+                        plan[phase + s].push_back({g[static_cast<uint32_t>(p)], g[r], chunk});
+                    }
+                }
+            }
+        }
+    }
+    return plan;
+}
+
+bool
+NiccWorkload::StartTreeAllReduce(const std::vector<std::vector<uint32_t>>& groups,
+                                 uint64_t bytes,
+                                 uint32_t chunks,
+                                 Time start,
+                                 const std::string& name,
+                                 std::function<void()> onDone)
+{
+    // As parallel rings: each group reduces its share bytes / groups.
+    const uint64_t share = groups.empty() ? 0 : (bytes + groups.size() - 1) / groups.size();
+    std::vector<std::vector<NiccTransfer>> plan = NiccTreeAllReducePlan(groups, share, chunks);
+    if (plan.empty())
+    {
+        return false;
+    }
+    Job job;
+    job.result.name = name;
+    job.onDone = std::move(onDone);
+    job.result.stepsPlanned = static_cast<uint32_t>(plan.size());
+    job.kind = NiccFlowKind::ALLREDUCE;
+    job.groups = groups;
+    job.plan = std::move(plan);
+    StartJob(std::move(job), start);
+    return true;
+}
+
+void
+NiccWorkload::SetIntraServer(const std::vector<Ptr<Node>>& gpus, uint32_t perServer, bool pxn)
+{
+    m_gpus = gpus;
+    m_perServer = std::max<uint32_t>(1, perServer);
+    m_pxn = pxn && !gpus.empty();
+}
+
+void
+NiccWorkload::CountHops(uint32_t j, Ptr<Node> a, Ptr<Node> b)
+{
+    if (!m_hops)
+    {
+        return;
+    }
+    std::vector<uint64_t>& h = m_jobs[j].result.flowsByFabricHops;
+    const uint32_t hops = m_hops(a, b);
+    if (h.size() <= hops)
+    {
+        h.resize(hops + 1, 0);
+    }
+    ++h[hops];
+}
+
+void
+NiccWorkload::Send(uint32_t j, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    const NiccFlowKind kind = m_jobs[j].kind;
+    ++m_jobs[j].pending;
+    const uint32_t server = src / m_perServer;
+    const uint32_t rail = dst % m_perServer;
+    if (!m_pxn || (server != dst / m_perServer && src % m_perServer == rail))
+    {
+        m_flowJob.emplace(Add(src, dst, bytes, kind), j);
+        CountHops(j, m_hosts[src], m_hosts[dst]);
+        return;
+    }
+    NiccCollectiveResult& r = m_jobs[j].result;
+    ++r.nvlinkFlows;
+    if (server == dst / m_perServer)
+    {
+        // Inside the server: NVLink only.
+        m_flowJob.emplace(AddNodes(m_gpus[src], m_gpus[dst], bytes, kind, Simulator::Now()), j);
+        CountHops(j, m_gpus[src], m_gpus[dst]);
+        return;
+    }
+    // PXN: to the GPU of this server on the receiver's rail, then on that rail.
+    const uint32_t via = server * m_perServer + rail;
+    ++r.relayedTransfers;
+    const uint32_t id = AddNodes(m_gpus[src], m_gpus[via], bytes, kind, Simulator::Now());
+    CountHops(j, m_gpus[src], m_gpus[via]);
+    m_relay.emplace(id, Relay{j, via, dst, bytes});
+}
+
 void
 NiccWorkload::StartAllToAll(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start)
 {
@@ -476,6 +666,12 @@ NiccWorkload::StartJob(Job job, Time start)
                 "FlowComplete",
                 MakeCallback(&NiccWorkload::FlowDone, this));
         }
+        for (const auto& g : m_gpus)
+        {
+            NiccNicHelper::GetNic(g)->TraceConnectWithoutContext(
+                "FlowComplete",
+                MakeCallback(&NiccWorkload::FlowDone, this));
+        }
         m_traced = true;
     }
     m_jobs.push_back(std::move(job));
@@ -488,15 +684,23 @@ NiccWorkload::JobStep(uint32_t j)
     Job& job = m_jobs[j];
     job.result.steps.push_back({job.step, Simulator::Now().GetNanoSeconds(), -1});
     job.pending = 0;
+    if (!job.plan.empty())
+    {
+        for (const NiccTransfer& t : job.plan[job.step])
+        {
+            Send(j, t.src, t.dst, t.bytes);
+        }
+        return;
+    }
+    const uint64_t chunk = job.chunk;
+    // Ring: every rank to the next. All-to-all, step k: rank r to r + k + 1.
+    const uint32_t shift = job.kind == NiccFlowKind::ALLTOALL ? job.step + 1 : 1;
     for (const auto& g : job.groups)
     {
         const uint32_t n = static_cast<uint32_t>(g.size());
-        // Ring: every rank to the next. All-to-all, step k: rank r to r + k + 1.
-        const uint32_t shift = job.kind == NiccFlowKind::ALLTOALL ? job.step + 1 : 1;
         for (uint32_t r = 0; r < n; ++r)
         {
-            ++job.pending;
-            m_flowJob.emplace(Add(g[r], g[(r + shift) % n], job.chunk, job.kind), j);
+            Send(j, g[r], g[(r + shift) % n], chunk);
         }
     }
 }
@@ -504,6 +708,16 @@ NiccWorkload::JobStep(uint32_t j)
 void
 NiccWorkload::FlowDone(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Time /*fct*/)
 {
+    auto rel = m_relay.find(flowId);
+    if (rel != m_relay.end())
+    {
+        // The NVLink leg is in the relay GPU: the fabric leg on its rail.
+        const Relay r = rel->second;
+        m_relay.erase(rel);
+        m_flowJob.emplace(Add(r.via, r.dst, r.bytes, m_jobs[r.job].kind), r.job);
+        CountHops(r.job, m_hosts[r.via], m_hosts[r.dst]);
+        return;
+    }
     auto it = m_flowJob.find(flowId);
     if (it == m_flowJob.end())
     {
