@@ -16,7 +16,10 @@
  *   - ns-3, the tree all-reduce on 4 hosts: step count, flows and bytes;
  *     a training job with tree all-reduces finishes its iterations;
  *   - bad keys refused naming the key (NVLink off a rail fabric, PXN
- *     without NVLink, NVLink with pfc=false).
+ *     without NVLink, NVLink with pfc=false or above 1600 Gb/s);
+ *   - the shipped claim-multirail.toml (small gradients): 32 ranks in 8
+ *     rings, every flow 1 fabric switch; rail-crossing rings with PXN: one
+ *     NVLink leg and one 1-switch leg per transfer; no spine traffic.
  *
  *   ./nicc-sim-test-runner --suite=nicc-rail-collective --verbose
  */
@@ -329,6 +332,47 @@ class BadNvlinkKeysTest : public TestCase
     }
 };
 
+class ShippedMultirailTest : public TestCase
+{
+  public:
+    ShippedMultirailTest()
+        : TestCase("claim-multirail.toml: 32 ranks in 8 rail rings, 1 switch per flow; PXN for rail-crossing rings")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const bool crossing : {false, true})
+        {
+            NiccScenario s;
+            std::string err;
+            NS_TEST_ASSERT_MSG_EQ(NiccLoadScenarioFile(NiccShipped("claim-multirail.toml"), &s, &err), true, err);
+            NS_TEST_EXPECT_MSG_EQ(s.Get("topology"), "rail", "rail fabric");
+            // Small gradients keep it short: 2 buckets of 1 MiB + 0.9 MiB.
+            NS_TEST_ASSERT_MSG_EQ(s.Set("training_iterations", "1", &err) &&
+                                      s.Set("training_grad_bytes", "2000000", &err) &&
+                                      (!crossing || (s.Set("allreduce_ring", "rail-crossing", &err) &&
+                                                     s.Set("allreduce_relay", "pxn", &err))),
+                                  true, err);
+            NiccScenarioResult r;
+            NS_TEST_ASSERT_MSG_EQ(s.Run(&r, &err), true, err);
+            NS_TEST_EXPECT_MSG_EQ(r.training.ranks, 32u, "4 servers x 8 NICs");
+            NS_TEST_EXPECT_MSG_EQ(r.training.rings, 8u, "a ring per rail position");
+            NS_TEST_ASSERT_MSG_EQ(r.collectives.size(), 2u, "two buckets");
+            for (const auto& c : r.collectives)
+            {
+                // 6 steps x 32 transfers; rail-crossing hops all change rail.
+                const std::vector<uint64_t> want =
+                    crossing ? std::vector<uint64_t>{192, 192} : std::vector<uint64_t>{0, 192};
+                NS_TEST_EXPECT_MSG_EQ((c.flowsByFabricHops == want), true, c.name);
+                NS_TEST_EXPECT_MSG_EQ(c.relayedTransfers, crossing ? 192u : 0u, c.name);
+            }
+            NS_TEST_EXPECT_MSG_EQ(SpineBytes(r), 0u, "no flow crosses a spine");
+        }
+    }
+};
+
 class NiccRailCollectiveTestSuite : public TestSuite
 {
   public:
@@ -340,6 +384,7 @@ class NiccRailCollectiveTestSuite : public TestSuite
         AddTestCase(new PxnHopsTest, TestCase::QUICK);
         AddTestCase(new TreeSimTest, TestCase::QUICK);
         AddTestCase(new BadNvlinkKeysTest, TestCase::QUICK);
+        AddTestCase(new ShippedMultirailTest, TestCase::QUICK);
     }
 };
 
