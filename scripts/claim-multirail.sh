@@ -16,7 +16,7 @@
 #   rail-tree   rail, double binary trees (8 chunks) instead of rings
 # for every compute scale s in `scales` (default "1 0.3 0.1 0.084 0.05 0.03 0.01"):
 # forward, backward and optimizer times = s x the ResNet-50 preset's (the
-# compute / communication ratio). The last four run at s = 1 only.
+# compute / communication ratio). rail-x, rail-x-pxn and rail-tree run at s = 1 only.
 # Writes <out-dir>/claim-multirail.csv, claim-multirail.md (tables) and
 # claim-multirail.png (speed-up over the compute time; needs matplotlib).
 set -euo pipefail
@@ -45,10 +45,10 @@ run() { # name scale extra-keys
 for s in $scales; do
   run rail "$s" ""
   run leafspine "$s" "$leafspine"
+  run leafspine-spray "$s" "$leafspine,switch_mode=spray"
 done
 run rail-x 1 "allreduce_ring=rail-crossing"
 run rail-x-pxn 1 "allreduce_ring=rail-crossing,allreduce_relay=pxn"
-run leafspine-spray 1 "$leafspine,switch_mode=spray"
 run rail-tree 1 "allreduce_algo=tree,allreduce_chunks=8"
 
 # Debian's python3 has python3-matplotlib (scripts/setup.sh); another python3 first

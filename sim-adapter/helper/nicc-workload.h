@@ -4,7 +4,8 @@
  * uniform random destinations, Poisson incast bursts, a one-shot
  * permutation, and collectives in synchronized steps: ring all-reduce (one
  * ring or several parallel rings, e.g. one per rail) and all-to-all
- * (pairwise exchange), and given flow lists (flow files). They start
+ * (pairwise exchange), double-binary-tree all-reduce, and given flow lists
+ * (flow files); on a rail fabric with NVLink, PXN relays. They start
  * flows through a NiccNicHelper while the simulation runs; several
  * generators may run in one simulation (a mix). Every random choice comes
  * from ns-3 random variable streams (exponential gaps, uniform destinations,
@@ -32,6 +33,7 @@
 #define NICC_WORKLOAD_H
 
 #include "ns3/data-rate.h"
+#include "ns3/nicc-collective-plan.h"
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -132,36 +134,6 @@ struct NiccCollectiveResult
     /// Last step's end minus the first step's start, ns; -1 unless Done().
     int64_t TotalNs() const { return Done() ? steps.back().endNs - steps.front().startNs : -1; }
 };
-
-/// One transfer of a collective step: host indices, bytes.
-struct NiccTransfer
-{
-    uint32_t src;
-    uint32_t dst;
-    uint64_t bytes;
-};
-
-/// The two trees of NCCL's double binary tree over ranks 0..n-1: [t][r] =
-/// parent of rank r in tree t, -1 for the root. Tree 0: root 0; rank r > 0
-/// with lowest set bit b has parent (r ^ b) | (b << 1), or r ^ b when that
-/// is >= n (ranks with b = 1, the odd ones, are leaves). Tree 1: tree 0
-/// mirrored (rank r as n - 1 - r) for even n, shifted by one (r as
-/// (r - 1) mod n) for odd n, so that most leaves of one tree are inner
-/// nodes of the other (NCCL src/graph/trees.cc, ncclGetDtree).
-std::vector<std::vector<int32_t>> NiccDoubleBinaryTree(uint32_t n);
-
-/// Steps of a double-binary-tree all-reduce of `bytes` per rank, run in
-/// lockstep by every group (ranks = host indices, tree positions in group
-/// order; all groups of one size n >= 2). Each tree carries half the bytes,
-/// cut into `chunks` chunks of c = ceil(bytes / (2 chunks)); with D the
-/// deeper tree's depth: reduce steps s = 0 .. D + chunks - 2, in which a
-/// rank at depth d sends chunk s - (D - d) (if in range) to its parent;
-/// then broadcast steps s = 0 .. D + chunks - 2, in which a rank at depth d
-/// sends chunk s - d to each child. Both trees run in the same steps.
-/// Empty on bad input.
-std::vector<std::vector<NiccTransfer>> NiccTreeAllReducePlan(const std::vector<std::vector<uint32_t>>& groups,
-                                                             uint64_t bytes,
-                                                             uint32_t chunks);
 
 /// Ring placement `layout` (key allreduce_ring: interleaved, sequential,
 /// rail-local, rail-crossing) over `groups` groups of `groupSize` hosts
