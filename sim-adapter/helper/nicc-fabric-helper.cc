@@ -389,6 +389,24 @@ NiccFabricHelper::BuildRail(const NiccRailParams& p)
             t.nicDevices[h * p.rails + i] = Connect(nic, t.railSwitches[i], p.hostRate, p.delay).first;
         }
     }
+    if (p.nvlinkRate.GetBitRate() > 0)
+    {
+        // After every fabric node: the fabric's node ids (addresses, ECMP
+        // seeds) are those of a rail fabric without NVLink.
+        t.gpus.resize(t.nics.size());
+        t.gpuDevices.resize(t.nics.size());
+        for (uint32_t h = 0; h < p.hosts; ++h)
+        {
+            Ptr<NiccSwitchNode> nvs = CreateSwitch();
+            t.nvSwitches.push_back(nvs);
+            for (uint32_t i = 0; i < p.rails; ++i)
+            {
+                Ptr<Node> gpu = CreateHost();
+                t.gpus[h * p.rails + i] = gpu;
+                t.gpuDevices[h * p.rails + i] = Connect(gpu, nvs, p.nvlinkRate, p.nvlinkDelay).first;
+            }
+        }
+    }
     InstallRoutes();
     return t;
 }

@@ -3,7 +3,8 @@
  * shortest-path routes with every equal-cost next hop, test endpoints, and
  * stock topologies: N-to-1 incast on one switch; 2-level leaf-spine; 3-tier
  * fat-tree (pods of ToRs + aggregation, a core layer; HPCC's 320-host preset);
- * rail-optimized multi-rail (NIC i of every host on rail switch i); any
+ * rail-optimized multi-rail (NIC i of every host on rail switch i; optional
+ * per-server NVSwitch joining the server's GPUs); any
  * topology from a file in the HPCC text format (BuildFromFile).
  *
  *   NiccFabricHelper fabric;
@@ -111,12 +112,22 @@ struct NiccRailParams
     DataRate fabricRate{"400Gbps"}; ///< rail-spine links
     Time delay{MicroSeconds(1)};
     uint64_t bufferBytes{0}; ///< per switch; 0 = keep the MMU attribute as set
+    /// Intra-server interconnect (NVLink-class): 0 = none. Otherwise each
+    /// server gets an NVSwitch node and each of its GPUs an endpoint node
+    /// linked to it at this rate (per direction) and nvlinkDelay; the
+    /// NVSwitch has no fabric link, so fabric routes never cross it.
+    DataRate nvlinkRate{uint64_t{0}};
+    Time nvlinkDelay{NanoSeconds(100)};
 };
 
 /// A built multi-rail fabric. Addresses are node ids and a node has one
 /// port, so each NIC is modelled as its own endpoint node: nics[h * rails + i]
-/// is NIC i of server h (its node id is that NIC's address). The NICs of one
-/// server share nothing in the model (no intra-server NVLink / PCIe path).
+/// is NIC i of server h (its node id is that NIC's address). Without
+/// NVLink (nvlinkRate 0) the NICs of one server share nothing in the model;
+/// with it, gpus[h * rails + i] is GPU i of server h (the NVLink side of
+/// NIC i's GPU, its own endpoint node) on the server's NVSwitch
+/// nvSwitches[h]. These nodes are made after every fabric node, so the
+/// fabric's node ids do not change.
 struct NiccRailTopology
 {
     uint32_t rails{0};
@@ -124,6 +135,9 @@ struct NiccRailTopology
     std::vector<Ptr<NiccSwitchNode>> spines;
     std::vector<Ptr<Node>> nics;                   ///< [h * rails + i]
     std::vector<Ptr<NiccNetDevice>> nicDevices;    ///< same index, host side
+    std::vector<Ptr<NiccSwitchNode>> nvSwitches;   ///< [h]; empty without NVLink
+    std::vector<Ptr<Node>> gpus;                   ///< [h * rails + i]; empty without NVLink
+    std::vector<Ptr<NiccNetDevice>> gpuDevices;    ///< same index, GPU side
 
     Ptr<Node> Nic(uint32_t host, uint32_t rail) const { return nics[host * rails + rail]; }
 };

@@ -164,6 +164,25 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         groups = static_cast<uint32_t>(spec.hosts.size()) / groupSize;
     }
     const uint32_t nHosts = groups * groupSize;
+    // The servers' NVLink (rail only, lossless as the fabric) and PXN relays.
+    const double nvlinkBps = D("nvlink_gbps") * 1e9;
+    const bool pxn = Get("allreduce_relay") == "pxn";
+    if (nvlinkBps > 0 && topo != "rail")
+    {
+        *error = "key 'nvlink_gbps': the intra-server NVLink needs topology=rail (servers of rails NICs)";
+        return false;
+    }
+    if (nvlinkBps > 0 && (Get("pfc") == "false" || Get("pfc") == "0"))
+    {
+        *error = "key 'nvlink_gbps': the NVSwitch model is lossless (PFC, as the fabric): not with pfc=false";
+        return false;
+    }
+    if (pxn && nvlinkBps <= 0)
+    {
+        *error = "key 'allreduce_relay': pxn relays over the servers' NVLink: needs topology=rail and "
+                 "nvlink_gbps > 0";
+        return false;
+    }
     if (nHosts < 2)
     {
         *error = topo == "rail" ? "keys 'servers' x 'rails': need at least two NICs"
@@ -219,6 +238,8 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         std::vector<Ptr<Node>> hosts;
         std::vector<Ptr<NiccNetDevice>> hostDevices;
+        std::vector<Ptr<Node>> gpus; ///< rail with NVLink: [h], the GPU of host h
+        std::vector<Ptr<NiccNetDevice>> gpuDevices;
     } t;
     // Names and roles of the nodes, for link statistics and ideal FCTs.
     std::vector<std::string> name;
@@ -263,11 +284,16 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         p.hostRate = hostDr;
         p.fabricRate = fabricDr;
         p.delay = delay;
+        p.nvlinkRate = DataRate(static_cast<uint64_t>(nvlinkBps));
+        p.nvlinkDelay = NanoSeconds(static_cast<int64_t>(U("nvlink_delay_ns")));
         NiccRailTopology rt = fabric.BuildRail(p);
         t.hosts = rt.nics;
         t.hostDevices = rt.nicDevices;
+        t.gpus = rt.gpus;
+        t.gpuDevices = rt.gpuDevices;
         nameAll(rt.spines, "spine");
         nameAll(rt.railSwitches, "rail");
+        nameAll(rt.nvSwitches, "nvswitch");
     }
     else if (topo == "file")
     {
@@ -342,8 +368,19 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             edgeOf[id] = static_cast<int32_t>(h / hpl);
         }
     }
+    // NVLink nodes: GPU endpoints and NVSwitches (link kind "nvlink").
+    std::vector<bool> onNvlink(NodeList::GetNNodes(), false);
+    std::vector<double> hostBpsOf(NodeList::GetNNodes(), hostBps);
+    for (uint32_t h = 0; h < t.gpus.size(); ++h)
+    {
+        const uint32_t id = t.gpus[h]->GetId();
+        name[id] = "server" + std::to_string(h / rails) + "gpu" + std::to_string(h % rails);
+        onNvlink[id] = true;
+        onNvlink[t.gpuDevices[h]->GetPeer()->GetNode()->GetId()] = true;
+        hostBpsOf[id] = nvlinkBps;
+    }
     std::string nicError;
-    if (!nics.Install(t.hosts, &nicError))
+    if (!nics.Install(t.hosts, &nicError) || !nics.Install(t.gpus, &nicError))
     {
         *error = "invalid configuration (cc / spray / dcqcn.* / hpcc.* / spray.* / ecn_rule.* keys): " +
                  nicError;
@@ -358,6 +395,22 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                                  : stop;
     const DataRate hostRate(static_cast<uint64_t>(hostBps));
     NiccWorkload work(&nics, t.hosts);
+    work.SetIntraServer(t.gpus, rails, pxn);
+    // Fabric switches crossed per collective flow (NVLink flows: 0).
+    std::map<uint32_t, NiccPathsFrom> hopPaths;
+    work.SetHopCount([&](Ptr<Node> a, Ptr<Node> b) -> uint32_t {
+        if (onNvlink[a->GetId()])
+        {
+            return 0;
+        }
+        auto it = hopPaths.find(a->GetId());
+        if (it == hopPaths.end())
+        {
+            it = hopPaths.emplace(a->GetId(), fabric.PathsFrom(a)).first;
+        }
+        const uint32_t links = it->second.links[b->GetId()];
+        return links >= 2 && links != UINT32_MAX ? links - 1 : 0;
+    });
     // Fixed stream numbers (the workload's, then one per switch): a run
     // depends on RngSeed / RngRun and the keys only, not on what ran before
     // it in the same process.
@@ -392,8 +445,13 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     {
         const std::vector<std::vector<uint32_t>> rings =
             NiccAllReduceRings(Get("allreduce_ring"), groups, groupSize);
-        if (!work.StartRingAllReduce(rings, U("allreduce_bytes"),
-                                     NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3)))))
+        const Time arStart = NanoSeconds(static_cast<int64_t>(std::llround(D("allreduce_start_us") * 1e3)));
+        const bool started =
+            Get("allreduce_algo") == "tree"
+                ? work.StartTreeAllReduce(rings, U("allreduce_bytes"), static_cast<uint32_t>(U("allreduce_chunks")),
+                                          arStart, "allreduce", nullptr)
+                : work.StartRingAllReduce(rings, U("allreduce_bytes"), arStart);
+        if (!started)
         {
             *error = "key 'allreduce_ring': rail-local / rail-crossing rings need at least two groups "
                      "(servers, leaves or ToRs)";
@@ -455,8 +513,12 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             Ptr<NiccNetDevice> dev = sw->GetPort(p);
-            s.ports.push_back(dev);
             allDevices.push_back(dev);
+            if (onNvlink[sw->GetId()])
+            {
+                continue; // NVSwitch ports: no fabric queue samples
+            }
+            s.ports.push_back(dev);
             if (edgeOf[dev->GetPeer()->GetNode()->GetId()] >= 0)
             {
                 s.downPorts.push_back(dev);
@@ -464,6 +526,10 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         }
     }
     for (const auto& dev : t.hostDevices)
+    {
+        allDevices.push_back(dev);
+    }
+    for (const auto& dev : t.gpuDevices)
     {
         allDevices.push_back(dev);
     }
@@ -569,7 +635,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     // path (BFS over the links; every stock topology is symmetric, so this is
     // 1 / 3 / 5 switches as its shape says), host link rates at both ends
     // and the slowest fabric link in between.
-    std::vector<double> hostBpsOf(NodeList::GetNNodes(), hostBps);
     if (topo == "file")
     {
         for (const auto& dev : t.hostDevices)
@@ -656,7 +721,9 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         const double bps = static_cast<double>(dev->GetDataRate().GetBitRate());
         NiccLinkStat l{name[from],
                        name[to],
-                       edgeOf[from] >= 0 ? "up" : (edgeOf[to] >= 0 ? "down" : "fabric"),
+                       onNvlink[from] || onNvlink[to]
+                           ? "nvlink"
+                           : (edgeOf[from] >= 0 ? "up" : (edgeOf[to] >= 0 ? "down" : "fabric")),
                        bps / 1e9,
                        txBytes[i],
                        r->simSeconds > 0 ? static_cast<double>(txBytes[i]) * 8.0 / (bps * r->simSeconds)

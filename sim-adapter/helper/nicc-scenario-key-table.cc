@@ -82,6 +82,14 @@ ScenarioKeyRows()
      "aggs_per_pod) if that divides, else to every core"},
     {"rails", "uint", 1, 64, "8", "rail: NICs per server = rail switches"},
     {"servers", "uint", 1, 1024, "4", "rail: servers (hosts = servers x rails NICs)"},
+    {"nvlink_gbps", "double", 0, 1600, "0",
+     "rail: intra-server NVLink-class interconnect, Gb/s per GPU per direction (0 = none: the NICs "
+     "of a server have no path between them but the fabric). Each server gets an NVSwitch joining "
+     "its GPUs (one endpoint per NIC's GPU), off the fabric's routes; used by allreduce_relay=pxn "
+     "and by ring hops inside a server. H100 NVLink 4 is 900 GB/s bidirectional = 3600 per "
+     "direction; the GPU endpoints run nicc NICs, whose line rate is at most 1600 (docs/training.md)"},
+    {"nvlink_delay_ns", "uint", 1, 1e6, "100",
+     "rail: one-way delay of each GPU-NVSwitch link (an assumption, not a vendor figure)"},
     {"oversubscription", "double", 0.01, 100, "1",
      "fabric: host bandwidth / uplink bandwidth per leaf (sets fabric_rate_gbps when that is 0)"},
     {"fabric_rate_gbps", "double", 0, 6400, "0",
@@ -109,6 +117,18 @@ ScenarioKeyRows()
      "sequential (one ring in host order), rail-local (one ring per rail: NIC i of every "
      "server; on leaf-spine host i of every leaf), rail-crossing (one ring per rail position, "
      "every hop to another rail); with several rings each reduces allreduce_bytes / rings"},
+    {"allreduce_algo", "ring|tree", 0, 0, "ring",
+     "fabric: all-reduce of allreduce_bytes and of training buckets: ring (2(n-1) steps of "
+     "bytes/n) or tree = double binary tree as NCCL (two trees over each ring's ranks, each reduces "
+     "half the bytes up to its root, then broadcasts down; allreduce_chunks pipeline chunks)"},
+    {"allreduce_chunks", "uint", 1, 4096, "1",
+     "allreduce_algo=tree: chunks per tree half, pipelined level by level (1 = unpipelined: "
+     "2 x depth steps of bytes/2)"},
+    {"allreduce_relay", "off|pxn", 0, 0, "off",
+     "rail + nvlink_gbps > 0: off = every collective transfer crosses the fabric; pxn = a transfer "
+     "to another server on another rail first moves over NVLink to the sender server's GPU on the "
+     "receiver's rail, then goes on that rail (1 fabric switch, not rail-spine-rail); a transfer "
+     "inside a server goes over NVLink only"},
     // Training job (nicc-training.h, docs/training.md)
     {"training", "off|resnet50|custom", 0, 0, "off",
      "fabric: a data-parallel training job: iterations of forward, backward (gradients all-reduced "

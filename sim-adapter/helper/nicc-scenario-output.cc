@@ -163,6 +163,9 @@ CollectiveJson(const NiccCollectiveResult& c)
     coll["step_us"] = stepUs;
     coll["complete"] = c.Done();
     coll["total_us"] = c.Done() ? static_cast<double>(c.TotalNs()) / 1e3 : -1.0;
+    coll["flows_by_fabric_hops"] = c.flowsByFabricHops; // [h]: flows crossing h fabric switches
+    coll["nvlink_flows"] = c.nvlinkFlows;
+    coll["relayed_transfers"] = c.relayedTransfers;
     if (!stepUs.empty())
     {
         std::vector<double> v = stepUs;

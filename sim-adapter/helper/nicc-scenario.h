@@ -115,7 +115,7 @@ struct NiccLinkStat
 {
     std::string from;
     std::string to;
-    std::string kind; ///< "fabric" (switch-switch), "down" (switch-host), "up" (host-switch)
+    std::string kind; ///< "fabric" (switch-switch), "down" (switch-host), "up" (host-switch), "nvlink" (GPU-NVSwitch)
     double rateGbps;
     uint64_t txBytes;
     double utilization; ///< wire bytes / (rate x simulated time)

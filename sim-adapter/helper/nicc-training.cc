@@ -242,6 +242,10 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
     m_info.preset = preset ? preset->name : "custom";
     m_info.source = preset ? preset->source : "";
     m_info.ringLayout = layout;
+    m_info.algo = s.Get("allreduce_algo");
+    m_info.relay = s.Get("allreduce_relay");
+    m_tree = m_info.algo == "tree";
+    m_chunks = static_cast<uint32_t>(Num(s, "allreduce_chunks"));
     m_info.rings = static_cast<uint32_t>(m_rings.size());
     m_info.ranks = static_cast<uint32_t>(m_rings.size() * m_rings[0].size());
     m_info.iterationsPlanned = spec.iterations;
@@ -266,8 +270,15 @@ NiccTrainingRun::Next()
     }
     const int64_t now = Simulator::Now().GetNanoSeconds();
     const std::string name = "train_i" + std::to_string(rq.iteration) + "_b" + std::to_string(rq.bucket);
-    m_work->StartRingAllReduce(m_rings, rq.bytes, NanoSeconds(std::max<int64_t>(0, rq.startNs - now)), name,
-                               [this]() { AllReduceDone(); });
+    const Time delay = NanoSeconds(std::max<int64_t>(0, rq.startNs - now));
+    if (m_tree)
+    {
+        m_work->StartTreeAllReduce(m_rings, rq.bytes, m_chunks, delay, name, [this]() { AllReduceDone(); });
+    }
+    else
+    {
+        m_work->StartRingAllReduce(m_rings, rq.bytes, delay, name, [this]() { AllReduceDone(); });
+    }
 }
 
 void
@@ -338,6 +349,8 @@ NiccWriteTrainingOutputs(const NiccTrainingResult& r, const std::filesystem::pat
         {"ranks", r.ranks},
         {"rings", r.rings},
         {"ring_layout", r.ringLayout},
+        {"allreduce_algo", r.algo},
+        {"allreduce_relay", r.relay},
         {"iterations_planned", r.iterationsPlanned},
         {"iterations_done", r.summary.iterationsDone},
         {"forward_us", static_cast<double>(r.spec.forwardNs) / 1e3},

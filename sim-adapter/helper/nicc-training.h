@@ -63,6 +63,8 @@ struct NiccTrainingResult
     std::string preset;      ///< "resnet50" or "custom"
     std::string source;      ///< the preset's source line
     std::string ringLayout;  ///< allreduce_ring
+    std::string algo;        ///< allreduce_algo
+    std::string relay;       ///< allreduce_relay
     uint32_t ranks{0};
     uint32_t rings{0};
     uint32_t iterationsPlanned{0};
@@ -95,6 +97,8 @@ class NiccTrainingRun
     NiccWorkload* m_work{nullptr};
     NiccTrainingTimeline m_timeline;
     std::vector<std::vector<uint32_t>> m_rings;
+    bool m_tree{false};    ///< allreduce_algo=tree
+    uint32_t m_chunks{1};  ///< allreduce_chunks
     NiccTrainingResult m_info; ///< the static part of the result
 };
 

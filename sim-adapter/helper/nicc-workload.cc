@@ -195,12 +195,22 @@ NiccWorkload::AddAt(uint32_t src,
                     Time start,
                     std::optional<nicc::hal::CcKind> cc)
 {
+    return AddNodes(m_hosts[src], m_hosts[dst], bytes, kind, start, cc);
+}
+
+uint32_t
+NiccWorkload::AddNodes(Ptr<Node> src,
+                       Ptr<Node> dst,
+                       uint64_t bytes,
+                       NiccFlowKind kind,
+                       Time start,
+                       std::optional<nicc::hal::CcKind> cc)
+{
     if (!cc)
     {
         cc = m_cc[static_cast<uint32_t>(kind)];
     }
-    const uint32_t id = cc ? m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start, *cc)
-                           : m_nics->AddFlow(m_hosts[src], m_hosts[dst], bytes, start);
+    const uint32_t id = cc ? m_nics->AddFlow(src, dst, bytes, start, *cc) : m_nics->AddFlow(src, dst, bytes, start);
     if (m_kind.size() <= id)
     {
         m_kind.resize(id + 1, static_cast<uint8_t>(NiccFlowKind::OTHER));
@@ -448,6 +458,86 @@ NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings
     return true;
 }
 
+bool
+NiccWorkload::StartTreeAllReduce(const std::vector<std::vector<uint32_t>>& groups,
+                                 uint64_t bytes,
+                                 uint32_t chunks,
+                                 Time start,
+                                 const std::string& name,
+                                 std::function<void()> onDone)
+{
+    // As parallel rings: each group reduces its share bytes / groups.
+    const uint64_t share = groups.empty() ? 0 : (bytes + groups.size() - 1) / groups.size();
+    std::vector<std::vector<NiccTransfer>> plan = NiccTreeAllReducePlan(groups, share, chunks);
+    if (plan.empty())
+    {
+        return false;
+    }
+    Job job;
+    job.result.name = name;
+    job.onDone = std::move(onDone);
+    job.result.stepsPlanned = static_cast<uint32_t>(plan.size());
+    job.kind = NiccFlowKind::ALLREDUCE;
+    job.groups = groups;
+    job.plan = std::move(plan);
+    StartJob(std::move(job), start);
+    return true;
+}
+
+void
+NiccWorkload::SetIntraServer(const std::vector<Ptr<Node>>& gpus, uint32_t perServer, bool pxn)
+{
+    m_gpus = gpus;
+    m_perServer = std::max<uint32_t>(1, perServer);
+    m_pxn = pxn && !gpus.empty();
+}
+
+void
+NiccWorkload::CountHops(uint32_t j, Ptr<Node> a, Ptr<Node> b)
+{
+    if (!m_hops)
+    {
+        return;
+    }
+    std::vector<uint64_t>& h = m_jobs[j].result.flowsByFabricHops;
+    const uint32_t hops = m_hops(a, b);
+    if (h.size() <= hops)
+    {
+        h.resize(hops + 1, 0);
+    }
+    ++h[hops];
+}
+
+void
+NiccWorkload::Send(uint32_t j, uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    const NiccFlowKind kind = m_jobs[j].kind;
+    ++m_jobs[j].pending;
+    const uint32_t server = src / m_perServer;
+    const uint32_t rail = dst % m_perServer;
+    if (!m_pxn || (server != dst / m_perServer && src % m_perServer == rail))
+    {
+        m_flowJob.emplace(Add(src, dst, bytes, kind), j);
+        CountHops(j, m_hosts[src], m_hosts[dst]);
+        return;
+    }
+    NiccCollectiveResult& r = m_jobs[j].result;
+    ++r.nvlinkFlows;
+    if (server == dst / m_perServer)
+    {
+        // Inside the server: NVLink only.
+        m_flowJob.emplace(AddNodes(m_gpus[src], m_gpus[dst], bytes, kind, Simulator::Now()), j);
+        CountHops(j, m_gpus[src], m_gpus[dst]);
+        return;
+    }
+    // PXN: to the GPU of this server on the receiver's rail, then on that rail.
+    const uint32_t via = server * m_perServer + rail;
+    ++r.relayedTransfers;
+    const uint32_t id = AddNodes(m_gpus[src], m_gpus[via], bytes, kind, Simulator::Now());
+    CountHops(j, m_gpus[src], m_gpus[via]);
+    m_relay.emplace(id, Relay{j, via, dst, bytes});
+}
+
 void
 NiccWorkload::StartAllToAll(const std::vector<uint32_t>& ranks, uint64_t bytes, Time start)
 {
@@ -476,6 +566,12 @@ NiccWorkload::StartJob(Job job, Time start)
                 "FlowComplete",
                 MakeCallback(&NiccWorkload::FlowDone, this));
         }
+        for (const auto& g : m_gpus)
+        {
+            NiccNicHelper::GetNic(g)->TraceConnectWithoutContext(
+                "FlowComplete",
+                MakeCallback(&NiccWorkload::FlowDone, this));
+        }
         m_traced = true;
     }
     m_jobs.push_back(std::move(job));
@@ -488,15 +584,23 @@ NiccWorkload::JobStep(uint32_t j)
     Job& job = m_jobs[j];
     job.result.steps.push_back({job.step, Simulator::Now().GetNanoSeconds(), -1});
     job.pending = 0;
+    if (!job.plan.empty())
+    {
+        for (const NiccTransfer& t : job.plan[job.step])
+        {
+            Send(j, t.src, t.dst, t.bytes);
+        }
+        return;
+    }
+    const uint64_t chunk = job.chunk;
+    // Ring: every rank to the next. All-to-all, step k: rank r to r + k + 1.
+    const uint32_t shift = job.kind == NiccFlowKind::ALLTOALL ? job.step + 1 : 1;
     for (const auto& g : job.groups)
     {
         const uint32_t n = static_cast<uint32_t>(g.size());
-        // Ring: every rank to the next. All-to-all, step k: rank r to r + k + 1.
-        const uint32_t shift = job.kind == NiccFlowKind::ALLTOALL ? job.step + 1 : 1;
         for (uint32_t r = 0; r < n; ++r)
         {
-            ++job.pending;
-            m_flowJob.emplace(Add(g[r], g[(r + shift) % n], job.chunk, job.kind), j);
+            Send(j, g[r], g[(r + shift) % n], chunk);
         }
     }
 }
@@ -504,6 +608,16 @@ NiccWorkload::JobStep(uint32_t j)
 void
 NiccWorkload::FlowDone(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Time /*fct*/)
 {
+    auto rel = m_relay.find(flowId);
+    if (rel != m_relay.end())
+    {
+        // The NVLink leg is in the relay GPU: the fabric leg on its rail.
+        const Relay r = rel->second;
+        m_relay.erase(rel);
+        m_flowJob.emplace(Add(r.via, r.dst, r.bytes, m_jobs[r.job].kind), r.job);
+        CountHops(r.job, m_hosts[r.via], m_hosts[r.dst]);
+        return;
+    }
     auto it = m_flowJob.find(flowId);
     if (it == m_flowJob.end())
     {

@@ -4,7 +4,8 @@
  * uniform random destinations, Poisson incast bursts, a one-shot
  * permutation, and collectives in synchronized steps: ring all-reduce (one
  * ring or several parallel rings, e.g. one per rail) and all-to-all
- * (pairwise exchange), and given flow lists (flow files). They start
+ * (pairwise exchange), double-binary-tree all-reduce, and given flow lists
+ * (flow files); on a rail fabric with NVLink, PXN relays. They start
  * flows through a NiccNicHelper while the simulation runs; several
  * generators may run in one simulation (a mix). Every random choice comes
  * from ns-3 random variable streams (exponential gaps, uniform destinations,
@@ -32,6 +33,7 @@
 #define NICC_WORKLOAD_H
 
 #include "ns3/data-rate.h"
+#include "ns3/nicc-collective-plan.h"
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -122,6 +124,12 @@ struct NiccCollectiveResult
     std::string name; ///< "allreduce" or "alltoall"
     uint32_t stepsPlanned{0};
     std::vector<NiccCollectiveStep> steps;
+    /// Flows started so far by fabric switches crossed ([h] = flows that
+    /// cross h switches of the fabric; NVLink-only flows count as 0); empty
+    /// unless NiccWorkload::SetHopCount was called.
+    std::vector<uint64_t> flowsByFabricHops;
+    uint64_t nvlinkFlows{0};      ///< flows over a server's NVSwitch (allreduce_relay)
+    uint64_t relayedTransfers{0}; ///< transfers relayed over NVLink to another rail (PXN)
     bool Done() const { return stepsPlanned > 0 && steps.size() == stepsPlanned && steps.back().endNs >= 0; }
     /// Last step's end minus the first step's start, ns; -1 unless Done().
     int64_t TotalNs() const { return Done() ? steps.back().endNs - steps.front().startNs : -1; }
@@ -191,6 +199,28 @@ class NiccWorkload
                             Time start,
                             const std::string& name,
                             std::function<void()> onDone);
+    /// Double-binary-tree all-reduce (NiccTreeAllReducePlan) over each of
+    /// `groups`, each group reducing its share ceil(bytes / groups) (as
+    /// parallel rings do); named `name`, `onDone` at its end. False (nothing started)
+    /// on groups of unequal size or fewer than 2 ranks.
+    bool StartTreeAllReduce(const std::vector<std::vector<uint32_t>>& groups,
+                            uint64_t bytes,
+                            uint32_t chunks,
+                            Time start,
+                            const std::string& name,
+                            std::function<void()> onDone);
+    /// The servers' NVLink side (rail fabric with NVLink): gpus[k] is the
+    /// GPU endpoint of host k's server slot (host k = server k / perServer,
+    /// rail k % perServer; NICs installed). With pxn, each collective
+    /// transfer from host a to host b runs: same server -> one NVLink flow
+    /// gpus[a] -> gpus[b]; same rail -> the fabric flow a -> b; else the
+    /// NVLink flow gpus[a] -> gpus[relay], then (when it is acknowledged,
+    /// store and forward) the fabric flow relay -> b, relay = the host of
+    /// a's server on b's rail. Without pxn the GPUs carry nothing.
+    void SetIntraServer(const std::vector<Ptr<Node>>& gpus, uint32_t perServer, bool pxn);
+    /// Fabric switches crossed by a flow between two nodes: recorded per
+    /// collective flow (NiccCollectiveResult::flowsByFabricHops).
+    void SetHopCount(std::function<uint32_t(Ptr<Node>, Ptr<Node>)> hops) { m_hops = std::move(hops); }
     /// While held, CollectivesDone() is false: a driver that starts more
     /// collectives later (a training job between its all-reduces) keeps a
     /// finite run from stopping early.
@@ -219,6 +249,9 @@ class NiccWorkload
 
   private:
     uint32_t Add(uint32_t src, uint32_t dst, uint64_t bytes, NiccFlowKind kind);
+    /// A flow between two nodes (hosts or GPUs) starting now.
+    uint32_t AddNodes(Ptr<Node> src, Ptr<Node> dst, uint64_t bytes, NiccFlowKind kind, Time start,
+                      std::optional<nicc::hal::CcKind> cc = std::nullopt);
     /// Add starting at absolute time `start`.
     uint32_t AddAt(uint32_t src,
                    uint32_t dst,
@@ -239,7 +272,20 @@ class NiccWorkload
         uint32_t step{0};
         uint32_t pending{0};
         std::function<void()> onDone;
+        /// Explicit steps (tree); empty: `groups` in the ring / all-to-all pattern.
+        std::vector<std::vector<NiccTransfer>> plan;
     };
+    /// The second leg of a relayed transfer, started when the NVLink leg ends.
+    struct Relay
+    {
+        uint32_t job;
+        uint32_t via; ///< host index of the relay NIC
+        uint32_t dst;
+        uint64_t bytes;
+    };
+    /// One transfer of job j: a fabric flow, or NVLink legs (SetIntraServer).
+    void Send(uint32_t j, uint32_t src, uint32_t dst, uint64_t bytes);
+    void CountHops(uint32_t j, Ptr<Node> a, Ptr<Node> b);
     void StartJob(Job job, Time start);
     void JobStep(uint32_t job);
     void FlowDone(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
@@ -276,6 +322,11 @@ class NiccWorkload
     std::vector<Job> m_jobs;
     std::unordered_map<uint32_t, uint32_t> m_flowJob; ///< running flow id -> job
     bool m_traced{false};
+    std::vector<Ptr<Node>> m_gpus;
+    uint32_t m_perServer{1};
+    bool m_pxn{false};
+    std::unordered_map<uint32_t, Relay> m_relay; ///< NVLink leg's flow id -> fabric leg
+    std::function<uint32_t(Ptr<Node>, Ptr<Node>)> m_hops;
     bool m_held{false};
     // Flow lists: per flow id (sized only when a list is started).
     std::vector<uint16_t> m_dport;
