@@ -68,12 +68,13 @@ struct SenderRef {
   ecn_path::State* path;
 };
 
-// A sender slot: the spray policy's state, the ECN path rule's state when
-// the CC takes marks, the CC's state, and the backend's key. In that order:
+// A sender slot: the backend's key, the spray policy's state, the ECN path
+// rule's state when the CC takes marks, and the CC's state. In that order:
 // a packet touches the policy's and the path rule's few bytes and the CC's
 // per-packet fields, which each CC keeps first, so the per-packet path is
 // one compact span at the front (bench/many_flow_bench.cc measures it;
-// docs/porting.md, "Many flows").
+// docs/porting.md, "Many flows"). The key first fills what would otherwise be
+// padding ahead of an 8-byte-aligned CC state (HPCC's INT records).
 //   SenderSlot<dcqcn::RpState, spray::EcmpState>   48 B
 //   SenderSlot<hpcc::State, spray::RepsState>      96 B
 //   SenderSlot<nscc::State, spray::RepsState>      80 B
@@ -84,10 +85,10 @@ template <class Cc, class Spray, bool kWithPath = CcOps<Cc>::kReactsToMarks>
 struct SenderSlot {
   using CcState = Cc;
   using SprayStateT = Spray;
+  uint32_t key;  // the backend's own flow key (QP number, flow id)
   Spray spray;
   ecn_path::State path;
   Cc cc;
-  uint32_t key;  // the backend's own flow key (QP number, flow id)
   SenderRef<Cc, Spray> Ref() { return SenderRef<Cc, Spray>{&cc, &spray, &path}; }
 };
 
@@ -95,9 +96,9 @@ template <class Cc, class Spray>
 struct SenderSlot<Cc, Spray, false> {
   using CcState = Cc;
   using SprayStateT = Spray;
+  uint32_t key;
   Spray spray;
   Cc cc;
-  uint32_t key;
   SenderRef<Cc, Spray> Ref() { return SenderRef<Cc, Spray>{&cc, &spray, nullptr}; }
 };
 
