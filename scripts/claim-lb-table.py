@@ -34,6 +34,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot import link_util_grid, read_csv  # noqa: E402  (the one reader of link_util.csv)
+
 COLS = [
     ("AR ms", lambda j: j["link_util"]["allreduce"]["total_us"] / 1e3, "{:.2f}"),
     ("ideal ms", lambda j: j["link_util"]["allreduce"]["ideal_us"] / 1e3, "{:.2f}"),
@@ -91,15 +94,7 @@ def heat(plt, out, order, runs):
     panels = []
     for v in order:
         d = runs[v][0][0]["dir"]
-        with open(os.path.join(d, "link_util.csv"), newline="") as f:
-            rows = list(csv.DictReader(f))
-        times = sorted({float(r["time_us"]) for r in rows})
-        links = sorted({r["link"] for r in rows})
-        ci = {t: i for i, t in enumerate(times)}
-        li = {l: i for i, l in enumerate(links)}
-        grid = [[0.0] * len(times) for _ in links]
-        for r in rows:
-            grid[li[r["link"]]][ci[float(r["time_us"])]] = float(r["util"])
+        times, links, grid = link_util_grid(read_csv(os.path.join(d, "link_util.csv")))
         panels.append((v, times, links, grid, runs[v][0][1]))
     tmax = max(p[1][-1] for p in panels) / 1e3
     fig, axes = plt.subplots(len(panels), 1, figsize=(9, 1.9 * len(panels) + 0.6), sharex=True)

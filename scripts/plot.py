@@ -182,10 +182,8 @@ def plot_training(plt, folder, name):
     return "training.png"
 
 
-def plot_link_util(plt, folder, name):
-    rows = read_csv(os.path.join(folder, "link_util.csv"))
-    if not rows:
-        return None
+def link_util_grid(rows):
+    """link_util.csv rows -> (sorted times, sorted links, grid[link][time] of util)."""
     times = sorted({float(r["time_us"]) for r in rows})
     links = sorted({r["link"] for r in rows})
     col = {t: i for i, t in enumerate(times)}
@@ -193,6 +191,14 @@ def plot_link_util(plt, folder, name):
     grid = [[0.0] * len(times) for _ in links]
     for r in rows:
         grid[row[r["link"]]][col[float(r["time_us"])]] = float(r["util"])
+    return times, links, grid
+
+
+def plot_link_util(plt, folder, name):
+    rows = read_csv(os.path.join(folder, "link_util.csv"))
+    if not rows:
+        return None
+    times, links, grid = link_util_grid(rows)
     fig, ax = plt.subplots(figsize=(9, max(3.0, 0.16 * len(links) + 1.2)))
     step = times[1] - times[0] if len(times) > 1 else 1.0
     im = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0, vmax=1,

@@ -569,18 +569,25 @@ inline Action GridCut(const Config& cfg, RpState* s, TimeNs now, uint32_t el) {
 
 namespace detail {
 
+// A first CNP (mlx5 reading, with or without the grid) sets a rate limiter
+// up at the start rate, with the initial alpha standing for this CNP.
+// Returns the start rate.
+NICC_ALWAYS_INLINE inline uint32_t OpenLimiter(const Config& cfg, RpState* s, TimeNs now) {
+  const uint32_t start = cfg.first_cnp_kbps != 0 ? cfg.first_cnp_kbps : cfg.max_kbps;
+  s->rc_kbps = start;
+  s->rt_kbps = start;
+  s->alpha_q20 = cfg.alpha_init_q20;
+  s->alpha_ts_ns = now;
+  return start;
+}
+
 // The CNP of each reading is its own function, reached by a tail call from
 // RpOnCnp: each path gets the registers to itself (no spills for the other
 // readings' state), and RpOnCnp stays two tests and a jump.
 NICC_DCQCN_NOINLINE_ inline Action Mlx5Cnp(const Config& cfg, RpState* s, TimeNs now) {
   if (!(s->flags & kRpActive)) {
-    // First CNP: a rate limiter is set up at the start rate, with the
-    // initial alpha standing for this CNP, and the cut applies at once.
-    const uint32_t start = cfg.first_cnp_kbps != 0 ? cfg.first_cnp_kbps : cfg.max_kbps;
-    s->rc_kbps = start;
-    s->rt_kbps = start;
-    s->alpha_q20 = cfg.alpha_init_q20;
-    s->alpha_ts_ns = now;
+    // First CNP: the cut applies at once.
+    OpenLimiter(cfg, s, now);
     s->flags = kRpActive;
     return Cut(cfg, s, now);
   }
@@ -595,11 +602,7 @@ NICC_DCQCN_NOINLINE_ inline Action Mlx5Cnp(const Config& cfg, RpState* s, TimeNs
 // the first check; later ones count for alpha and mark a cut as due.
 NICC_DCQCN_NOINLINE_ inline Action GridCnpEvent(const Config& cfg, RpState* s, TimeNs now) {
   if (!(s->flags & kRpActive)) {
-    const uint32_t start = cfg.first_cnp_kbps != 0 ? cfg.first_cnp_kbps : cfg.max_kbps;
-    s->rc_kbps = start;
-    s->rt_kbps = start;
-    s->alpha_q20 = cfg.alpha_init_q20;
-    s->alpha_ts_ns = now;
+    const uint32_t start = OpenLimiter(cfg, s, now);
     // The first check is one period away; no increase before the first cut.
     s->t_stage = 0;
     s->bc_stage = 0;
