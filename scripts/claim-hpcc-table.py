@@ -2,7 +2,7 @@
 """claim-hpcc-table.py — the table and heat map of claim 1 (docs/claims.md)
 from the runs of scripts/claim-hpcc.sh.
 
-    claim-hpcc-table.py DIR [--check] [--no-plots]
+    claim-hpcc-table.py DIR [--check] [--no-plots] [--reps DIR2,DIR3,...]
 
 Per run (DIR/runs.csv: cell, load, incast, variant, dir):
 - short flows: every flow of fct.csv with size_bytes < 100000 that completed;
@@ -17,7 +17,11 @@ Per run (DIR/runs.csv: cell, load, incast, variant, dir):
 Per sweep cell: reduction = 1 - HPCC/DCQCN of short-flow FCT p99 (and p99.9)
 against each DCQCN baseline. --check: exit 1 unless every run has short flows
 and every FCT, slowdown and reduction is finite with FCTs > 0.
-Writes DIR/table.md, DIR/table.csv, DIR/claim-hpcc-heatmap.png.
+--reps: replications of the sweep (claim-hpcc.sh --only sweep --variants
+hpcc-paper,dcqcn-mlx5 --set run=K --out DIRK, each with its reduction.csv):
+DIR/replications.md holds per cell the reduction of each replication, their
+mean and the mean FCT p99s, and the heat map shows the mean (min-max).
+Writes DIR/table.md, DIR/table.csv, DIR/reduction.csv, DIR/claim-hpcc-heatmap.png.
 """
 import csv
 import json
@@ -79,6 +83,14 @@ def main():
     args = sys.argv[1:]
     check = "--check" in args
     plots = "--no-plots" not in args and not check
+    reps = []
+    if "--reps" in args:
+        i = args.index("--reps")
+        if i + 1 >= len(args):
+            print("claim-hpcc-table.py: --reps needs DIR2,DIR3,...", file=sys.stderr)
+            return 2
+        reps = [d for d in args[i + 1].split(",") if d]
+        del args[i:i + 2]
     pos = [a for a in args if not a.startswith("--")]
     if len(pos) != 1:
         print("usage: claim-hpcc-table.py DIR [--check] [--no-plots]", file=sys.stderr)
@@ -135,8 +147,9 @@ def main():
             w.writerow([row[0], row[1], row[3], row[4]] + [f"{x:.4f}" for x in row[5:]])
     print("\n".join(md))
 
+    rep = replications(out, reps, red_rows, runs) if reps else None
     if plots:
-        heatmap(out, red_rows)
+        heatmap(out, red_rows, rep, reps)
 
     if check:
         bad = []
@@ -163,7 +176,37 @@ def main():
     return 0
 
 
-def heatmap(out, red_rows):
+def replications(out, reps, red_rows, runs):
+    """Per sweep cell: hpcc-paper vs dcqcn-mlx5 reduction of each replication."""
+    per = {}  # (load, incast) -> list of (red_p99, red_p999, hpcc_p99, dcqcn_p99)
+    for r in red_rows:
+        if r[3] == "hpcc-paper" and r[4] == "dcqcn-mlx5":
+            H, D = runs[(r[2], "hpcc-paper")], runs[(r[2], "dcqcn-mlx5")]
+            per.setdefault((r[0], r[1]), []).append((r[5], r[6], H["fct_p99"], D["fct_p99"]))
+    for d in reps:
+        t = {(x["cell"], x["variant"]): x for x in csv.DictReader(open(os.path.join(d, "table.csv")))}
+        for x in csv.DictReader(open(os.path.join(d, "reduction.csv"))):
+            if x["hpcc"] == "hpcc-paper" and x["dcqcn"] == "dcqcn-mlx5":
+                key = (float(x["load"]), float(x["incast"]))
+                if key in per:
+                    cell = f"l{round(key[0] * 100)}-i{round(key[1] * 100)}"
+                    per[key].append((float(x["red_fct_p99"]), float(x["red_fct_p999"]),
+                                     float(t[(cell, "hpcc-paper")]["fct_p99"]), float(t[(cell, "dcqcn-mlx5")]["fct_p99"])))
+    md = ["| load | incast | runs | reduction p99 per run | mean | p99.9: mean (min-max) | "
+          "HPCC FCT p99 us, mean (min-max) | DCQCN FCT p99 us, mean (min-max) |", "|---|---|---|---|---|---|---|---|"]
+    mean = lambda v: sum(v) / len(v)
+    for (load, inc), v in sorted(per.items()):
+        c = list(zip(*v))
+        md.append(f"| {load:.0%} | {inc:.0%} | {len(v)} | " + " / ".join(f"{100 * x:.0f}%" for x in c[0]) +
+                  f" | **{100 * mean(c[0]):.0f}%** | {100 * mean(c[1]):.0f}% ({100 * min(c[1]):.0f}-{100 * max(c[1]):.0f}%) | "
+                  f"{mean(c[2]):.1f} ({min(c[2]):.1f}-{max(c[2]):.1f}) | {mean(c[3]):.1f} ({min(c[3]):.1f}-{max(c[3]):.1f}) |")
+    with open(os.path.join(out, "replications.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md))
+    return per
+
+
+def heatmap(out, red_rows, rep=None, reps=()):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -176,19 +219,29 @@ def heatmap(out, red_rows):
     bases = [b for b in ("dcqcn-mlx5", "dcqcn-mlx5-ecnlow") if any(r[4] == b and r[3] == "hpcc-paper" for r in red_rows)]
     if len(loads) < 2 or not bases:
         return
-    titles = {"dcqcn-mlx5": "vs DCQCN mlx5, ECN 1.6/6.4 MB (HPCC sim.)",
-              "dcqcn-mlx5-ecnlow": "vs DCQCN mlx5, ECN 50 KB/2 MB (DCQCN paper x10)"}
-    fig, axes = plt.subplots(1, len(bases), figsize=(5.2 * len(bases), 4.2), squeeze=False)
+    titles = {"dcqcn-mlx5": "vs DCQCN mlx5, ECN 1.6 / 6.4 MB (HPCC sim.)" + (f"\nmean and min-max of {1 + len(reps)} runs" if rep else ""),
+              "dcqcn-mlx5-ecnlow": "vs DCQCN mlx5, ECN 50 KB / 2 MB (DCQCN paper x10)" + ("\nrun 1" if rep else "")}
+    fig, axes = plt.subplots(1, len(bases), figsize=(6.0 * len(bases), 4.6), squeeze=False)
     for ax, b in zip(axes[0], bases):
         grid = [[float("nan")] * len(loads) for _ in incs]
+        span = {}
         for r in red_rows:
             if r[3] == "hpcc-paper" and r[4] == b:
                 grid[incs.index(r[1])][loads.index(r[0])] = 100 * r[5]
+        if rep and b == "dcqcn-mlx5":
+            for (load, inc), v in rep.items():
+                p = [100 * x[0] for x in v]
+                grid[incs.index(inc)][loads.index(load)] = sum(p) / len(p)
+                span[(incs.index(inc), loads.index(load))] = (min(p), max(p), len(p))
         im = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=-50, vmax=100, aspect="auto")
         for yi in range(len(incs)):
             for xi in range(len(loads)):
                 v = grid[yi][xi]
-                ax.text(xi, yi, "-" if math.isnan(v) else f"{v:.0f}%", ha="center", va="center",
+                txt = "-" if math.isnan(v) else f"{v:.0f}%"
+                if (yi, xi) in span:
+                    lo, hi, n = span[(yi, xi)]
+                    txt += f"\n{lo:.0f}-{hi:.0f}%"
+                ax.text(xi, yi, txt, ha="center", va="center", fontsize=9,
                         fontweight="bold" if v >= 80 else "normal")
         ax.set_xticks(range(len(loads)), [f"{l:.0%}" for l in loads])
         ax.set_yticks(range(len(incs)), [f"{i:.0%}" for i in incs])
@@ -196,7 +249,7 @@ def heatmap(out, red_rows):
         ax.set_ylabel("incast share of host capacity")
         ax.set_title(titles.get(b, b), fontsize=9)
     fig.colorbar(im, ax=axes[0].tolist(), label="1 - HPCC/DCQCN, short-flow FCT p99 (%)")
-    fig.suptitle("HPCC (hpcc-paper) vs DCQCN at 400G hosts: short-flow (<100 KB) p99 FCT reduction", fontsize=10)
+    fig.suptitle("HPCC (hpcc-paper) vs DCQCN at 400G hosts: short-flow (<100 KB) p99 FCT reduction", fontsize=10, y=1.04)
     fig.savefig(os.path.join(out, "claim-hpcc-heatmap.png"), dpi=110, bbox_inches="tight")
     plt.close(fig)
 

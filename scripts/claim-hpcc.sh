@@ -23,8 +23,8 @@
 # simulator's: Kmin/Kmax 1.6/6.4 MB at 400G, Pmax 0.2) and dcqcn-mlx5-ecnlow
 # (the DCQCN paper's 40G thresholds 5 KB / 200 KB / Pmax 1% scaled by 10 to
 # 400G: 50 KB / 2 MB, and 100 KB / 4 MB on the 800G uplinks).
-# Options: --out DIR, --only profiles|sweep, --set K=V,... (appended to every
-# run). Runs one at a time; a run whose directory already holds a summary
+# Options: --out DIR, --only profiles|sweep, --variants v1,v2 (only these),
+# --set K=V,... (appended to every run; e.g. run=2 for a replication). Runs one at a time; a run whose directory already holds a summary
 # for the same overrides is not repeated.
 # Environment: NICC_SIM (default build/release/sim-adapter/nicc-sim), PYTHON
 # (default /usr/bin/python3; matplotlib for the heat map).
@@ -39,14 +39,16 @@ scenario="$root/sim-adapter/scenarios/claim-hpcc-400g.toml"
 out="$root/out/claim-hpcc"
 extra=""
 only=""
+variants=""
 check=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --set) extra="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --variants) variants="$2"; shift 2 ;;
     --check) check="--check"; shift ;;
-    -h|--help) sed -n '2,33p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#'; exit 0 ;;
     *) echo "claim-hpcc.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -90,6 +92,7 @@ echo "cell,load,incast,variant,dir,overrides" > "$out/runs.csv.tmp"
 for r in "${runs[@]}"; do
   read -r cell load incast v <<< "$r"
   key="$cell/$v"
+  [[ -n "$variants" && ",$variants," != *",$v,"* ]] && continue
   [[ -n "${seen[$key]:-}" ]] && continue
   seen[$key]=1
   dir="$out/$cell/$v"
