@@ -96,10 +96,18 @@ def main():
         print("usage: claim-hpcc-table.py DIR [--check] [--no-plots]", file=sys.stderr)
         return 2
     out = pos[0]
-    rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
+    try:
+        rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
+    except OSError as e:
+        print(f"claim-hpcc-table.py: {e} (run scripts/claim-hpcc.sh first)", file=sys.stderr)
+        return 2
     runs = {}
     for r in rows:
-        m = run_metrics(r["dir"])
+        try:
+            m = run_metrics(r["dir"])
+        except (OSError, KeyError, ValueError) as e:
+            print(f"claim-hpcc-table.py: run {r['dir']}: {e}", file=sys.stderr)
+            return 2
         m.update(cell=r["cell"], load=float(r["load"]), incast=float(r["incast"]), variant=r["variant"])
         runs[(r["cell"], r["variant"])] = m
 
