@@ -145,10 +145,7 @@ NiccNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
     m_queues[cls].push_back(Item{p, meta});
     m_queueBytes[cls] += size;
     m_totalQueueBytes += size;
-    if (!m_txBusy)
-    {
-        TryTransmit();
-    }
+    TryTransmit();
 }
 
 void
@@ -164,10 +161,7 @@ NiccNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
         ++m_pfcPauseTx;
     }
     m_pfcTxTrace(cls, quanta);
-    if (!m_txBusy)
-    {
-        TryTransmit();
-    }
+    TryTransmit();
 }
 
 void
@@ -175,6 +169,7 @@ NiccNetDevice::TryTransmit()
 {
     if (m_txBusy || !m_channel)
     {
+        m_kickAfterPull = m_txBusy;
         return;
     }
     if (!m_pfcQueue.empty())
@@ -209,6 +204,12 @@ NiccNetDevice::TryTransmit()
         }
         ++m_classTxPackets[cls];
         m_lastClassTx[cls] = now;
+        // The wire belongs to this frame from here on. The egress callback
+        // may queue a PFC frame on this same port (the switch sends XON when
+        // this departure frees its ingress); it must wait for this frame, not
+        // start a second transmission beside it (two frames on the wire at
+        // once: the port would run at twice its rate from then on).
+        m_txBusy = true;
         if (!m_egressCb.IsNull())
         {
             m_egressCb(this, it.packet, static_cast<uint8_t>(cls), it.meta);
@@ -218,10 +219,22 @@ NiccNetDevice::TryTransmit()
     }
     if (!m_pullCb.IsNull())
     {
+        // Reserved the same way while the NIC builds its packet; anything it
+        // pushes or asks for meanwhile is sent after it, or at once if it
+        // returns nothing.
+        m_txBusy = true;
+        m_kickAfterPull = false;
         Ptr<Packet> p = m_pullCb(this);
         if (p)
         {
             StartTransmission(p);
+            return;
+        }
+        m_txBusy = false;
+        if (m_kickAfterPull)
+        {
+            m_kickAfterPull = false;
+            TryTransmit();
         }
     }
 }

@@ -195,7 +195,8 @@ class NiccNetDevice : public NetDevice
     Ptr<NiccChannel> m_channel;
     uint32_t m_ifIndex{0};
     Mac48Address m_address;
-    bool m_txBusy{false};
+    bool m_txBusy{false}; ///< a frame is on the wire, or one is being chosen
+    bool m_kickAfterPull{false}; ///< TryTransmit asked while the pull callback ran
     uint32_t m_rrNext{1}; ///< next data class to try first (round robin)
     std::deque<Ptr<Packet>> m_pfcQueue;
     std::array<std::deque<Item>, MAX_CLASSES> m_queues;

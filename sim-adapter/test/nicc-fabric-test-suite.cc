@@ -1,7 +1,8 @@
 /*
  * nicc-fabric-test-suite.cc — tests of the nicc ns-3 fabric ("nicc-fabric"):
  * header round trip with an INT stack; MMU / PFC thresholds and hysteresis
- * in closed form; PFC pause, resume and quanta expiry on a link; RED/ECN
+ * in closed form; PFC pause, resume and quanta expiry on a link; a PFC
+ * frame sent from the egress callback waits for the chosen frame; RED/ECN
  * marking probability (statistical); ECMP spread over source ports; INT
  * stamping along a leaf-spine path; per-packet spray; lossless N-to-1 incast
  * with PFC, and the same incast losing packets with PFC off.
@@ -279,6 +280,82 @@ class PfcLinkTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// A switch decides XON inside the egress callback of a departure and sends it
+// on the port that is dequeuing (its ingress from the same neighbour was
+// paused). The PFC frame must wait for the data frame already chosen: two
+// frames may never be on one wire at once. Before the port reserved the wire
+// around the callback, the nested SendPfc started the PFC frame and the data
+// frame beside it, and from then on two transmit chains ran on the port: a
+// 400G uplink fed its neighbour at 800G and overran the PFC headroom there.
+class PfcFromEgressCallbackTest : public TestCase
+{
+  public:
+    PfcFromEgressCallbackTest()
+        : TestCase("PFC frame sent from the egress callback waits: the port never exceeds its rate")
+    {
+    }
+
+  private:
+    static constexpr uint32_t N_DATA = 40;
+    static constexpr uint32_t N_PFC = 8; ///< one per departure, the first ones
+    std::vector<int64_t> m_dataArrivalPs;
+    uint32_t m_pfcArrivals{0};
+    uint32_t m_departures{0};
+
+    void Rx(Ptr<NiccNetDevice>, Ptr<Packet>)
+    {
+        m_dataArrivalPs.push_back(Simulator::Now().GetPicoSeconds());
+    }
+
+    void PfcRx(uint8_t, uint16_t) { ++m_pfcArrivals; }
+
+    void Egress(Ptr<NiccNetDevice> dev, Ptr<Packet>, uint8_t, uint32_t)
+    {
+        if (m_departures++ < N_PFC)
+        {
+            dev->SendPfc(1, 0); // as NiccSwitchNode::SendResume from OnEgress
+        }
+    }
+
+    void DoRun() override
+    {
+        NiccFabricHelper fabric;
+        Ptr<Node> na = fabric.CreateHost();
+        Ptr<Node> nb = fabric.CreateHost();
+        auto [a, b] = fabric.Connect(na, nb, DataRate("400Gbps"), MicroSeconds(1));
+        b->SetNiccReceiveCallback(MakeCallback(&PfcFromEgressCallbackTest::Rx, this));
+        b->TraceConnectWithoutContext("PfcRx",
+                                      MakeCallback(&PfcFromEgressCallbackTest::PfcRx, this));
+        a->SetEgressCallback(MakeCallback(&PfcFromEgressCallbackTest::Egress, this));
+        for (uint32_t i = 0; i < N_DATA; ++i)
+        {
+            NiccRoceHeader h;
+            h.SetPriority(1);
+            Ptr<Packet> p = Create<Packet>(1024);
+            p->AddHeader(h); // 1056 B: 21 120 ps at 400 Gb/s
+            a->Enqueue(p, 1);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_dataArrivalPs.size(), size_t{N_DATA}, "every data frame arrives");
+        NS_TEST_ASSERT_MSG_EQ(m_pfcArrivals, N_PFC, "every PFC frame arrives");
+        // 1 ns time steps: a frame's wire time is 21 or 22 ns (carry), a
+        // 64-byte PFC frame 1 or 2 ns; a gap below 21 ns is an overlap.
+        int64_t minGap = INT64_MAX;
+        for (size_t i = 1; i < m_dataArrivalPs.size(); ++i)
+        {
+            minGap = std::min(minGap, m_dataArrivalPs[i] - m_dataArrivalPs[i - 1]);
+        }
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(minGap, int64_t{21000}, "data frames one wire time apart");
+        // The last frame cannot arrive before all frames' wire time + delay.
+        const int64_t wirePs = int64_t{N_DATA} * 21120 + int64_t{N_PFC} * 1280;
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(m_dataArrivalPs.back(),
+                                    wirePs + 1000000 - 1000,
+                                    "the port sent at most at its line rate");
+        Simulator::Destroy();
+    }
+};
+
+// ---------------------------------------------------------------------------
 class EcnMarkingTest : public TestCase
 {
   public:
@@ -544,6 +621,7 @@ class NiccFabricTestSuite : public TestSuite
         AddTestCase(new HeaderRoundTripTest, TestCase::QUICK);
         AddTestCase(new PfcThresholdTest, TestCase::QUICK);
         AddTestCase(new PfcLinkTest, TestCase::QUICK);
+        AddTestCase(new PfcFromEgressCallbackTest, TestCase::QUICK);
         AddTestCase(new EcnMarkingTest, TestCase::QUICK);
         AddTestCase(new EcmpSpreadTest, TestCase::QUICK);
         AddTestCase(new LeafSpineTrafficTest(false), TestCase::QUICK);
