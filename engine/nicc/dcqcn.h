@@ -34,6 +34,7 @@
 #define NICC_DCQCN_H_
 
 #include "nicc/common.h"
+#include "nicc/fixed_exp2.h"
 #include "nicc/params.h"
 
 namespace nicc {
@@ -105,26 +106,6 @@ constexpr Params Params::Of(Profile profile, uint32_t line_rate_mbps) {
 // Largest period any time field may hold, in us: it must stay inside the
 // wrap-safe horizon of the 32-bit ns clock (2^31 ns).
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;
-
-// alpha * keep^n for n quiet alpha periods is computed as alpha * 2^(-n L),
-// L = -log2(keep) in Q28 (Config), in constant time: the whole part of n L
-// is a shift, the fraction comes from this table of 2^(-i/64) in Q30 (each
-// entry the nearest integer to 2^30 * 2^(-i/64), i = 0..64) with linear
-// interpolation between neighbours. docs/dcqcn.md, "Alpha", gives the error
-// bound (below 16 Q20 units at any alpha, keep and n).
-constexpr uint32_t kExp2NegQ30[65] = {
-    1073741824u, 1062175491u, 1050733751u, 1039415261u, 1028218693u, 1017142735u,
-    1006186087u, 995347464u, 984625594u, 974019220u, 963527098u, 953147997u,
-    942880699u, 932724001u, 922676710u, 912737649u, 902905651u, 893179563u,
-    883558244u, 874040567u, 864625413u, 855311680u, 846098274u, 836984114u,
-    827968132u, 819049271u, 810226483u, 801498734u, 792865000u, 784324269u,
-    775875538u, 767517817u, 759250125u, 751071493u, 742980960u, 734977579u,
-    727060411u, 719228525u, 711481005u, 703816941u, 696235434u, 688735596u,
-    681316545u, 673977412u, 666717336u, 659535466u, 652430958u, 645402981u,
-    638450708u, 631573326u, 624770026u, 618040012u, 611382493u, 604796689u,
-    598281827u, 591837143u, 585461881u, 579155293u, 572916640u, 566745190u,
-    560640218u, 554601009u, 548626854u, 542717053u, 536870912u,
-};
 
 // Quiet periods from which alpha is 0 whatever keep < 1.0 is: keep^(2^16)
 // <= (1023/1024)^65536 < 2^-92. Also the bound that keeps n * L below 2^48.
@@ -274,11 +255,10 @@ constexpr Status Params::Validate() const {
 
 namespace detail {
 
-// alpha * keep^n = alpha * 2^(-n L) in constant time (no loop): with
-// x = n L (Q28), 2^(-frac(x)) from kExp2NegQ30 interpolated linearly, then
-// a shift by the whole part. n < 2^16 and L < 2^32 keep n L below 2^48;
-// a whole part above 20 gives 0 for any alpha <= 2^20 (as does the shift).
-// n = 0 is exact (factor 2^30 / 2^30).
+// alpha * keep^n = alpha * 2^(-n L), L = -log2(keep) in Q28 (Config), in
+// constant time: x = n L < 2^48 (n < 2^16, L < 2^32); 2^(-frac(x)) from
+// fixed::kExp2NegQ30 interpolated linearly, then a shift by the whole part
+// (above 20: 0 for any alpha <= 2^20). n = 0 is exact (2^30 / 2^30).
 inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
   if (n >= cfg.alpha_zero_periods) return 0;  // alpha_zero_periods <= 2^16
   const uint64_t x = static_cast<uint64_t>(n) * cfg.alpha_log_q28;
@@ -287,31 +267,11 @@ inline uint32_t KeepPow(const Config& cfg, uint32_t alpha, uint32_t n) {
   const uint32_t frac = static_cast<uint32_t>(x) & ((1u << 28) - 1u);
   const uint32_t i = frac >> 22;                 // 0..63: the table step
   const uint32_t w = frac & ((1u << 22) - 1u);   // position inside it, Q22
-  const uint32_t hi = kExp2NegQ30[i];
-  // hi - lo < 2^24 (the widest step, i = 0: 11566333): the product is
-  // below 2^46; the interpolated value stays within [lo, hi].
-  const uint32_t f = hi - static_cast<uint32_t>((static_cast<uint64_t>(hi - kExp2NegQ30[i + 1]) * w) >> 22);
+  const uint32_t hi = fixed::kExp2NegQ30[i];
+  // hi - lo < 2^24 (widest step i = 0: 11566333), so the product < 2^46.
+  const uint32_t f = hi - static_cast<uint32_t>((static_cast<uint64_t>(hi - fixed::kExp2NegQ30[i + 1]) * w) >> 22);
   // alpha <= 2^20, f <= 2^30: the product is below 2^50.
   return static_cast<uint32_t>((static_cast<uint64_t>(alpha) * f) >> 30) >> whole;
-}
-
-// -log2(k / 1024) in Q28 for k = 1..1023: 10 - log2(k), with the 28
-// fractional bits of log2(k) by repeated squaring of k / 2^floor(log2 k)
-// (Q31, each square truncated). Compile only. Loop bounds: 10 and 28.
-inline uint32_t NegLog2KeepQ28(uint32_t k) {
-  uint32_t e = 0;
-  while (e < 10u && (k >> (e + 1u)) != 0) ++e;  // floor(log2 k), k < 2^10
-  // k < 2^(e+1): k << (21 - e) < 2^22; then a constant shift to Q31.
-  uint64_t y = static_cast<uint64_t>(k << (21u - e)) << 10;  // in [2^31, 2^32)
-  uint32_t frac = 0;
-  for (uint32_t b = 28; b-- > 0;) {
-    y = (y * y) >> 31;  // y < 2^32: y * y < 2^64
-    if (y >= (static_cast<uint64_t>(1) << 32)) {
-      y >>= 1;
-      frac |= 1u << b;
-    }
-  }
-  return (10u << 28) - ((e << 28) | frac);
 }
 
 // Closes the alpha periods that ended before `now`: the first of them adds g
@@ -458,7 +418,7 @@ inline Status Compile(const Params& p, Config* out) {
   // keep^n = 2^(-n L): L = -log2(keep) (KeepPow). keep = 0 zeroes alpha
   // after one quiet period.
   c.alpha_zero_periods = p.rp_dce_tcp_g == 0 ? 1u : kAlphaZeroPeriodsMax;
-  c.alpha_log_q28 = p.rp_dce_tcp_g == 0 ? 0u : detail::NegLog2KeepQ28(p.rp_dce_tcp_g);
+  c.alpha_log_q28 = p.rp_dce_tcp_g == 0 ? 0u : fixed::NegLog2KeepQ28(p.rp_dce_tcp_g);
   // The floor keeps rc * pct / 100 >= what the cut leaves only when
   // alpha / 2^(20 + gd - 10) > (100 - pct) / 100. Largest alpha for which
   // it cannot bind: floor((100 - pct) * 2^E / 100), E = 20 + gd - 10 <= 30,

@@ -87,7 +87,7 @@ inline void DecrementOne(BitmapState* s, uint32_t idx) {
 // BitmapSelect's skip, out of line (NICC_SPRAY_OUT_OF_LINE): the candidate `idx` carries a penalty. Its penalty
 // drops by one, and the result is the first EV without a penalty after idx
 // in index order (idx+1..2^k-1, then 0..idx-1), or idx itself when every
-// EV carries one. Constant work: the free EVs as one mask, a masked search
+// EV carries one. Constant work: the clean EVs as one mask, a masked search
 // above idx and a wrapped one (LowestBit), one borrow chain.
 #if UINTPTR_MAX > 0xFFFFFFFFu
 // 64-bit cores: the planes' two words as one 64-bit mask.
@@ -102,15 +102,15 @@ NICC_SPRAY_OUT_OF_LINE inline uint16_t BitmapSkip(const Config& cfg, BitmapState
   const uint64_t p0 = Plane64(s->plane[0]), p1 = Plane64(s->plane[1]);
   const uint64_t p2 = Plane64(s->plane[2]), p3 = Plane64(s->plane[3]);
   // Bits above ev_mask cleared: 63 - mask = ~mask & 63 for mask = 2^k - 1.
-  const uint64_t free = ~(p0 | p1 | p2 | p3) & (~uint64_t{0} >> (~cfg.ev_mask & 63u));
+  const uint64_t clean = ~(p0 | p1 | p2 | p3) & (~uint64_t{0} >> (~cfg.ev_mask & 63u));
   const uint64_t b = uint64_t{1} << idx;
-  const uint64_t above = free & (0u - (b << 1));  // bits > idx (b << 1 is 0 for idx 63)
+  const uint64_t above = clean & (0u - (b << 1));  // bits > idx (b << 1 is 0 for idx 63)
   DecrementOne(s, idx);
   uint32_t next = idx;
   if (above != 0) {
     next = LowestBit64(above);
-  } else if (free != 0) {
-    next = LowestBit64(free);  // wrapped: bits < idx
+  } else if (clean != 0) {
+    next = LowestBit64(clean);  // wrapped: bits < idx
   }
   return EvPort(cfg, next);
 }
