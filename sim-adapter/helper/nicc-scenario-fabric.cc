@@ -52,33 +52,6 @@ namespace ns3
 
 using namespace fabric_meters;
 
-// ---------------------------------------------------------------------------
-
-uint32_t
-NiccScenarioResult::OooPercentile(double q) const
-{
-    uint64_t total = 0;
-    for (uint64_t c : oooHistogram)
-    {
-        total += c;
-    }
-    if (total == 0)
-    {
-        return 0;
-    }
-    const uint64_t rank = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(q * static_cast<double>(total))));
-    uint64_t seen = 0;
-    for (uint32_t d = 0; d < oooHistogram.size(); ++d)
-    {
-        seen += oooHistogram[d];
-        if (seen >= rank)
-        {
-            return d;
-        }
-    }
-    return static_cast<uint32_t>(oooHistogram.size() - 1);
-}
-
 bool
 NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
 {
@@ -217,7 +190,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     const double edgeHostBps = hostBps * (topo == "rail" ? servers : hpl);
     double fabricBps = D("fabric_rate_gbps") > 0 ? D("fabric_rate_gbps") * 1e9
                                                  : edgeHostBps / (uplinksPerEdge * D("oversubscription"));
-    const Time delay = NanoSeconds(static_cast<int64_t>(U("delay_ns")));
     const std::string mode = Get("switch_mode");
 
     // Every model Attribute from its key (mtu, buffer_bytes, ecn_*, cc,
@@ -232,153 +204,16 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
                               EnumValue(mode == "spray"      ? NiccSwitchNode::SPRAY
                                         : mode == "adaptive" ? NiccSwitchNode::LEAST_QUEUE
                                                              : NiccSwitchNode::ECMP));
-    const DataRate hostDr(static_cast<uint64_t>(hostBps));
-    const DataRate fabricDr(static_cast<uint64_t>(fabricBps));
-    struct
-    {
-        std::vector<Ptr<Node>> hosts;
-        std::vector<Ptr<NiccNetDevice>> hostDevices;
-        std::vector<Ptr<Node>> gpus; ///< rail with NVLink: [h], the GPU of host h
-        std::vector<Ptr<NiccNetDevice>> gpuDevices;
-    } t;
-    // Names and roles of the nodes, for link statistics and ideal FCTs.
-    std::vector<std::string> name;
-    std::vector<int32_t> edgeOf;
-    std::vector<uint32_t> fileHostSwitch; // topology=file: index of host i's switch
-    std::vector<uint32_t> fileHostIds;    // topology=file: file node id of host i
-    auto nameAll = [&](const std::vector<Ptr<NiccSwitchNode>>& sws, const std::string& prefix) {
-        name.resize(NodeList::GetNNodes());
-        for (size_t k = 0; k < sws.size(); ++k)
-        {
-            name[sws[k]->GetId()] = prefix + std::to_string(k);
-        }
-    };
-    if (topo == "fat-tree")
-    {
-        NiccFatTreeParams p;
-        p.pods = pods;
-        p.torsPerPod = torsPerPod;
-        p.aggsPerPod = aggsPerPod;
-        p.cores = static_cast<uint32_t>(U("cores"));
-        p.hostsPerTor = hpl;
-        p.hostRate = hostDr;
-        p.fabricRate = fabricDr;
-        p.delay = delay;
-        NiccFatTreeTopology ft = fabric.BuildFatTree(p);
-        if (mpiRanks > 0)
-        {
-            NiccPartitionFatTree(ft, p, mpiRanks, Get("partition") == "pod");
-        }
-        t.hosts = ft.hosts;
-        t.hostDevices = ft.hostDevices;
-        nameAll(ft.cores, "core");
-        nameAll(ft.aggs, "agg");
-        nameAll(ft.tors, "tor");
-    }
-    else if (topo == "rail")
-    {
-        NiccRailParams p;
-        p.hosts = servers;
-        p.rails = rails;
-        p.spines = spines;
-        p.hostRate = hostDr;
-        p.fabricRate = fabricDr;
-        p.delay = delay;
-        p.nvlinkRate = DataRate(static_cast<uint64_t>(nvlinkBps));
-        p.nvlinkDelay = NanoSeconds(static_cast<int64_t>(U("nvlink_delay_ns")));
-        NiccRailTopology rt = fabric.BuildRail(p);
-        t.hosts = rt.nics;
-        t.hostDevices = rt.nicDevices;
-        t.gpus = rt.gpus;
-        t.gpuDevices = rt.gpuDevices;
-        nameAll(rt.spines, "spine");
-        nameAll(rt.railSwitches, "rail");
-        nameAll(rt.nvSwitches, "nvswitch");
-    }
-    else if (topo == "file")
-    {
-        NiccFileTopology ft = fabric.BuildFromSpec(spec);
-        t.hosts = ft.hosts;
-        t.hostDevices = ft.hostDevices;
-        name.resize(NodeList::GetNNodes());
-        for (size_t k = 0; k < ft.switches.size(); ++k)
-        {
-            name[ft.switches[k]->GetId()] = "sw" + std::to_string(spec.switches[k]);
-        }
-        // fct.txt and pfc.txt name nodes by ns-3 id: the file's ids, as
-        // BuildFromSpec creates the nodes in file order into an empty list.
-        for (uint32_t n = 0; n < spec.nodes; ++n)
-        {
-            if (ft.node[n]->GetId() != n)
-            {
-                *error = "key 'topology_file': node " + std::to_string(n) + " got ns-3 id " +
-                         std::to_string(ft.node[n]->GetId()) + " (nodes existed before the run)";
-                Simulator::Destroy();
-                return false;
-            }
-        }
-        fileHostSwitch = ft.hostSwitch;
-        fileHostIds = ft.hostFileIds;
-        const uint64_t minFabric = ft.minFabricRate.GetBitRate();
-        fabricBps = minFabric > 0 ? static_cast<double>(minFabric) : hostBps;
-    }
-    else
-    {
-        NiccLeafSpineTopology ls = fabric.BuildLeafSpine(leaves, spines, hpl, hostDr, fabricDr, delay);
-        if (mpiRanks > 0)
-        {
-            NiccPartitionLeafSpine(ls, mpiRanks);
-        }
-        t.hosts = ls.hosts;
-        t.hostDevices = ls.hostDevices;
-        nameAll(ls.spines, "spine");
-        nameAll(ls.leaves, "leaf");
-    }
-    if (!SetUpSwitches(fabric, error))
+    FabricNodes t;
+    if (!BuildFabricNodes(&fabric, spec, hostBps, nvlinkBps, &fabricBps, &t, error))
     {
         Simulator::Destroy();
         return false;
     }
-    if (mpiRanks > 0 && NiccMpi::Rank() == 0)
-    {
-        std::fprintf(stderr, "nicc-sim: %u MPI ranks, partition=%s, %u links cross ranks\n", mpiRanks,
-                     Get("partition").c_str(), NiccPartitionLinks(fabric));
-    }
-    else if (mpiRanks > 0)
-    {
-        NiccPartitionLinks(fabric);
-    }
-    edgeOf.assign(NodeList::GetNNodes(), -1);
-    for (uint32_t h = 0; h < nHosts; ++h)
-    {
-        const uint32_t id = t.hosts[h]->GetId();
-        if (topo == "file")
-        {
-            name[id] = "host" + std::to_string(fileHostIds[h]);
-            edgeOf[id] = static_cast<int32_t>(fileHostSwitch[h]);
-        }
-        else if (topo == "rail")
-        {
-            name[id] = "server" + std::to_string(h / rails) + "nic" + std::to_string(h % rails);
-            edgeOf[id] = static_cast<int32_t>(h % rails);
-        }
-        else
-        {
-            name[id] = "host" + std::to_string(h);
-            edgeOf[id] = static_cast<int32_t>(h / hpl);
-        }
-    }
-    // NVLink nodes: GPU endpoints and NVSwitches (link kind "nvlink").
-    std::vector<bool> onNvlink(NodeList::GetNNodes(), false);
-    std::vector<double> hostBpsOf(NodeList::GetNNodes(), hostBps);
-    for (uint32_t h = 0; h < t.gpus.size(); ++h)
-    {
-        const uint32_t id = t.gpus[h]->GetId();
-        name[id] = "server" + std::to_string(h / rails) + "gpu" + std::to_string(h % rails);
-        onNvlink[id] = true;
-        onNvlink[t.gpuDevices[h]->GetPeer()->GetNode()->GetId()] = true;
-        hostBpsOf[id] = nvlinkBps;
-    }
+    const std::vector<std::string>& name = t.name;
+    const std::vector<int32_t>& edgeOf = t.edgeOf;
+    const std::vector<bool>& onNvlink = t.onNvlink;
+    std::vector<double>& hostBpsOf = t.hostBpsOf;
     std::string nicError;
     if (!nics.Install(t.hosts, &nicError) || !nics.Install(t.gpus, &nicError))
     {
@@ -631,10 +466,6 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->hostRateGbps = hostBps / 1e9;
     r->flows = nics.GetFlowRecords();
     NiccMergeFlows(&r->flows);
-    // Each flow's path: switches crossed and summed link delay of a shortest
-    // path (BFS over the links; every stock topology is symmetric, so this is
-    // 1 / 3 / 5 switches as its shape says), host link rates at both ends
-    // and the slowest fabric link in between.
     if (topo == "file")
     {
         for (const auto& dev : t.hostDevices)
@@ -642,44 +473,7 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
             hostBpsOf[dev->GetNode()->GetId()] = static_cast<double>(dev->GetDataRate().GetBitRate());
         }
     }
-    std::map<uint32_t, NiccPathsFrom> pathsFrom;
-    for (const auto& f : r->flows)
-    {
-        auto it = pathsFrom.find(f.src);
-        if (it == pathsFrom.end())
-        {
-            it = pathsFrom.emplace(f.src, fabric.PathsFrom(NodeList::GetNode(f.src))).first;
-        }
-        const uint32_t links = it->second.links[f.dst];
-        const uint32_t switches = links >= 2 && links != UINT32_MAX ? links - 1 : 1;
-        const double pathDelayNs = it->second.delayNs[f.dst];
-        const bool intOn = NiccQpSender::UsesInt(f.cc); // INT on the flow's data and ACKs
-        const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
-        const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
-        const uint64_t full = f.sizeBytes / mtu;
-        const uint64_t rest = f.sizeBytes % mtu;
-        const double frames = static_cast<double>(f.sizeBytes + (full + (rest ? 1 : 0)) * hdr);
-        const double last = static_cast<double>((rest ? rest : mtu) + hdr);
-        std::vector<double> rates(switches + 1, fabricBps);
-        rates.front() = hostBpsOf[f.src];
-        rates.back() = hostBpsOf[f.dst];
-        const double rmin = *std::min_element(rates.begin(), rates.end());
-        double ns = frames * 8e9 / rmin + 2.0 * pathDelayNs - last * 8e9 / rmin;
-        for (double rate : rates)
-        {
-            ns += (last + ack) * 8e9 / rate;
-        }
-        r->idealFctNs.push_back(static_cast<int64_t>(std::ceil(ns)));
-        r->standaloneFctNs.push_back(NiccHpccStandaloneFctNs(f.sizeBytes, mtu, NiccRoceHeader::BASE_SIZE,
-                                                             NiccHpccBaseRttNs(pathDelayNs, rates, mtu),
-                                                             static_cast<uint64_t>(rmin)));
-        r->flowKind.push_back(static_cast<uint8_t>(work.GetKind(f.id)));
-        r->bytesAcked += f.ackedBytes;
-    }
-    for (const auto& f : r->flows)
-    {
-        r->bytesOffered += f.sizeBytes;
-    }
+    FlowIdeals(r, fabric, hostBpsOf, fabricBps, mtu, work);
     faults.Finish(end, &r->faults, &r->linkLoss, &r->faultThroughput);
     r->flowDport = NiccFlowDports(r->flowKind, r->flows.size(), false);
     for (size_t i = 0; i < r->flows.size(); ++i)
@@ -707,54 +501,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
     r->oooHistogram = reorder.hist;
     r->oooHistogram[0] = r->rxDataPackets > ooo ? r->rxDataPackets - ooo : 0;
     r->oooMax = reorder.max;
-    std::vector<uint64_t> txBytes; // per device; summed over MPI ranks
-    for (const auto& dev : allDevices)
-    {
-        txBytes.push_back(dev->GetTxBytes());
-    }
-    NiccMpi::SumToRoot(&txBytes);
-    for (size_t i = 0; i < allDevices.size(); ++i)
-    {
-        const Ptr<NiccNetDevice>& dev = allDevices[i];
-        const uint32_t from = dev->GetNode()->GetId();
-        const uint32_t to = dev->GetPeer()->GetNode()->GetId();
-        const double bps = static_cast<double>(dev->GetDataRate().GetBitRate());
-        NiccLinkStat l{name[from],
-                       name[to],
-                       onNvlink[from] || onNvlink[to]
-                           ? "nvlink"
-                           : (edgeOf[from] >= 0 ? "up" : (edgeOf[to] >= 0 ? "down" : "fabric")),
-                       bps / 1e9,
-                       txBytes[i],
-                       r->simSeconds > 0 ? static_cast<double>(txBytes[i]) * 8.0 / (bps * r->simSeconds)
-                                         : 0.0};
-        r->links.push_back(l);
-        if (l.kind == "fabric")
-        {
-            r->utilization += l.utilization; // mean over fabric links, below
-        }
-    }
-    const size_t fabricLinks = std::count_if(r->links.begin(), r->links.end(),
-                                             [](const NiccLinkStat& l) { return l.kind == "fabric"; });
-    r->utilization = fabricLinks ? r->utilization / static_cast<double>(fabricLinks) : 0.0;
+    LinkStats(r, allDevices, t);
     r->collectives = work.GetCollectives();
     training.Collect(&r->training);
-    if (s.hasPermutation && s.permSnapshot && end > s.warmup)
-    {
-        const double acked = static_cast<double>(s.PermutationAcked(r->flows) - s.permAckedAtWarmup);
-        const uint32_t hops = 3;
-        // The permutation's flows share one cc (permutation_cc or cc).
-        const auto perm = std::find_if(r->flows.begin(), r->flows.end(), [&](const NiccFlowRecord& f) {
-            return work.GetKind(f.id) == NiccFlowKind::PERMUTATION;
-        });
-        const bool intOn = perm != r->flows.end() && NiccQpSender::UsesInt(perm->cc);
-        const double hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0);
-        const double ack = (NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0)) /
-                           static_cast<double>(U("ack_interval"));
-        const double goodputPerHost = hostBps * mtu / (mtu + hdr + ack);
-        r->permutationThroughput =
-            acked * 8.0 / (goodputPerHost * nHosts * (end - s.warmup).GetSeconds());
-    }
+    r->permutationThroughput = PermutationThroughput(*r, s, work, end, hostBps, mtu,
+                                                     static_cast<uint32_t>(U("ack_interval")), nHosts);
     r->txQpStateBytes = NiccNic::TxQpStateBytes();
     r->rxQpStateBytes = NiccNic::RxQpStateBytes();
     Simulator::Destroy();

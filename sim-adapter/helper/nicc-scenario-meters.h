@@ -4,7 +4,7 @@
  * the reordering distance of DATA at receivers (ReorderMeter), the periodic
  * sampler of queues, link bytes and goodput per traffic kind (FabricSampler),
  * and the path of a named flow-size CDF (CdfPath). Internal to the scenario
- * layer: included by nicc-scenario-fabric.cc only.
+ * layer: included by nicc-scenario-fabric*.cc only.
  */
 #ifndef NICC_SCENARIO_METERS_H
 #define NICC_SCENARIO_METERS_H
@@ -95,6 +95,48 @@ struct PauseMeter
         }
     }
 };
+
+struct FabricSampler;
+
+// The nodes of a built fabric and their roles (NiccScenario::BuildFabricNodes).
+struct FabricNodes
+{
+    std::vector<Ptr<Node>> hosts; ///< the NICs, in host order
+    std::vector<Ptr<NiccNetDevice>> hostDevices;
+    std::vector<Ptr<Node>> gpus;  ///< rail with NVLink: [h], the GPU of host h
+    std::vector<Ptr<NiccNetDevice>> gpuDevices;
+    std::vector<std::string> name;  ///< per ns-3 node id
+    std::vector<int32_t> edgeOf;    ///< per node id: a host's edge switch index, else -1
+    std::vector<bool> onNvlink;     ///< per node id: GPU endpoint or NVSwitch
+    std::vector<double> hostBpsOf;  ///< per node id: the endpoint's link rate
+};
+
+// Each flow's ideal FCT on its own path and its standalone FCT (HPCC's
+// definition), its kind and the byte totals into *r
+// (nicc-scenario-fabric-measure.cc; the formula is in nicc-scenario-fabric.cc).
+void FlowIdeals(NiccScenarioResult* r,
+                NiccFabricHelper& fabric,
+                const std::vector<double>& hostBpsOf,
+                double fabricBps,
+                uint32_t mtu,
+                const NiccWorkload& work);
+
+// Bytes sent and utilization of every device's link (summed over MPI ranks),
+// kinds up / down / fabric / nvlink, and the mean fabric utilization.
+void LinkStats(NiccScenarioResult* r,
+               const std::vector<Ptr<NiccNetDevice>>& devices,
+               const FabricNodes& nodes);
+
+// The permutation's goodput after warm-up as a share of the hosts' line rate
+// less the headers (3 switches crossed).
+double PermutationThroughput(const NiccScenarioResult& r,
+                             const FabricSampler& s,
+                             const NiccWorkload& work,
+                             Time end,
+                             double hostBps,
+                             uint32_t mtu,
+                             uint32_t ackInterval,
+                             uint32_t hosts);
 
 // Reordering distances reported by the NICs' OutOfOrder trace.
 struct ReorderMeter
@@ -223,7 +265,7 @@ struct FabricSampler
     }
 };
 
-std::string
+inline std::string
 CdfPath(const std::string& name)
 {
     const std::string dir = NiccScenario::DataDir() + "/";

@@ -58,6 +58,11 @@ namespace ns3
 {
 
 class NiccFabricHelper;
+struct NiccTopologySpec;
+namespace fabric_meters
+{
+struct FabricNodes;
+}
 
 /**
  * Prints one progress line to stderr ("nicc-sim: T of STOP ms simulated (P%),
@@ -297,6 +302,17 @@ class NiccScenario
     };
 
     bool RunFabric(NiccScenarioResult* out, std::string* error);
+    /// The fabric of the topology keys (spec: topology=file's, read and
+    /// checked), its switches set up, its nodes named and given roles
+    /// (nicc-scenario-fabric-build.cc). *fabricBps: the fabric link rate in,
+    /// the slowest fabric link of a topology file out.
+    bool BuildFabricNodes(NiccFabricHelper* fabric,
+                          const NiccTopologySpec& spec,
+                          double hostBps,
+                          double nvlinkBps,
+                          double* fabricBps,
+                          fabric_meters::FabricNodes* out,
+                          std::string* error) const;
     /// recovery == sr, or auto while spraying (NIC or switch).
     bool UseSelectiveRepeat() const;
 
