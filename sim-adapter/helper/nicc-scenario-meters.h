@@ -3,8 +3,11 @@
  * with while a fabric scenario runs: PFC pause time per device (PauseMeter),
  * the reordering distance of DATA at receivers (ReorderMeter), the periodic
  * sampler of queues, link bytes and goodput per traffic kind (FabricSampler),
- * and the path of a named flow-size CDF (CdfPath). Internal to the scenario
- * layer: included by nicc-scenario-fabric*.cc only.
+ * the path of a named flow-size CDF (CdfPath), the built fabric's nodes and
+ * roles (FabricNodes, nicc-scenario-fabric-build.cc) and what is computed
+ * after the run (FlowIdeals, LinkStats, PermutationThroughput:
+ * nicc-scenario-fabric-measure.cc). Internal to the scenario layer: included
+ * by nicc-scenario-fabric*.cc only.
  */
 #ifndef NICC_SCENARIO_METERS_H
 #define NICC_SCENARIO_METERS_H
