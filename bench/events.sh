@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# events.sh — how many scheduler events the simulator spends per packet, on
+# three workloads, for one nicc-sim or two side by side (before / after a
+# change to the event schedule; docs/scale.md, "Events per packet-hop"). A
+# benchmark, not a test: nothing is asserted, the figures are recorded.
+#
+#   bench/events.sh                                  # this build's nicc-sim
+#   bench/events.sh --before /tmp/old/nicc-sim       # old and new, alternated, in one run
+#   bench/events.sh --only incast --repeat 3
+#
+# Workloads (name: nicc-sim arguments):
+#   incast    16-to-1 incast of 10 MB flows under HPCC (--scenario incast
+#             --set cc=hpcc,size_bytes=10000000)
+#   main      the main job's DCQCN run (--scenario ai-cluster --set cc=dcqcn)
+#   fattree   HPCC's 320-host fat-tree, FB_Hadoop 30% + incast, 5 ms
+#             (sim-adapter/scenarios/fat-tree-hadoop.toml, pods=5, stop_ms=5)
+# Per run (from summary.json's sim block): events, data packet-hops (DATA
+# packets that crossed a link), events per packet-hop, wall and CPU seconds,
+# events per CPU second; then the raw ns-3 scheduler's event rate on this
+# machine (bench/ns3/scheduler_bench) as the reference. With --before, each
+# workload runs old, new, old, new ... (--repeat pairs), and the table gives
+# the median of each with the ratios new / old; results (fct.csv) of old and
+# new are compared and reported as identical or not.
+# Options:
+#   --sim PATH       nicc-sim (default build/release/sim-adapter/nicc-sim)
+#   --before PATH    a second nicc-sim to compare with (e.g. built at the commit before)
+#   --only LIST      comma-separated workloads (default incast,main,fattree)
+#   --repeat N       runs per binary and workload (default 1)
+#   --sched PATH     scheduler_bench (default build/release/bench/scheduler_bench)
+#   --out DIR        output directory (default out/events)
+# Output: OUT/events.csv (one row per run), OUT/events.md (the table).
+# Environment: PYTHON (default /usr/bin/python3).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+sim="$root/build/release/sim-adapter/nicc-sim"
+before=""
+only="incast,main,fattree"
+repeat=1
+sched="$root/build/release/bench/scheduler_bench"
+out="out/events"
+py="${PYTHON:-/usr/bin/python3}"
+[[ -x "$py" ]] || py=python3
+
+die() {
+  echo "events.sh: $*" >&2
+  exit 2
+}
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --sim) [[ $# -ge 2 ]] || die "--sim needs a value"; sim="$2"; shift 2 ;;
+    --before) [[ $# -ge 2 ]] || die "--before needs a value"; before="$2"; shift 2 ;;
+    --only) [[ $# -ge 2 ]] || die "--only needs a value"; only="$2"; shift 2 ;;
+    --repeat) [[ $# -ge 2 ]] || die "--repeat needs a value"; repeat="$2"; shift 2 ;;
+    --sched) [[ $# -ge 2 ]] || die "--sched needs a value"; sched="$2"; shift 2 ;;
+    --out) [[ $# -ge 2 ]] || die "--out needs a value"; out="$2"; shift 2 ;;
+    -h | --help) sed -n '2,34p' "$0"; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[[ -x "$sim" ]] || die "nicc-sim not found at $sim (build it, or --sim PATH)"
+[[ -z "$before" || -x "$before" ]] || die "--before: $before is not an executable"
+[[ -x "$sched" ]] || die "scheduler_bench not found at $sched (ninja scheduler_bench, or --sched PATH)"
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || die "--repeat: '$repeat' is not a positive count"
+
+args_of() {
+  case "$1" in
+    incast) echo "--scenario incast --set cc=hpcc,size_bytes=10000000" ;;
+    main) echo "--scenario ai-cluster --set cc=dcqcn" ;;
+    fattree) echo "--scenario $root/sim-adapter/scenarios/fat-tree-hadoop.toml --set pods=5,stop_ms=5" ;;
+    *) return 1 ;;
+  esac
+}
+IFS=, read -r -a workloads <<<"$only"
+for w in "${workloads[@]}"; do
+  args_of "$w" >/dev/null || die "--only: '$w' is not incast, main or fattree"
+done
+mkdir -p "$out"
+bins=("new:$sim")
+[[ -n "$before" ]] && bins=("old:$before" "new:$sim")
+
+for w in "${workloads[@]}"; do
+  for ((k = 1; k <= repeat; k++)); do
+    for b in "${bins[@]}"; do
+      tag="${b%%:*}"
+      exe="${b#*:}"
+      dir="$out/$w-$tag-$k"
+      echo "events.sh: $w ($tag, run $k) -> $dir" >&2
+      # shellcheck disable=SC2046
+      "$exe" $(args_of "$w") --out "$dir" --plots=false --progress=false >"$dir.log" 2>&1 ||
+        die "$w ($tag) failed (see $dir.log)"
+    done
+  done
+done
+
+echo "events.sh: ns-3 scheduler reference (20000000 events, 100000 pending)" >&2
+"$sched" --pending=100000 --events=20000000 >"$out/scheduler.txt" || die "scheduler_bench failed"
+
+"$py" - "$out" "$repeat" "${#bins[@]}" "${workloads[@]}" <<'EOF'
+import csv, filecmp, json, os, statistics, sys
+
+out, repeat, nbins, workloads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+tags = ["old", "new"] if nbins == 2 else ["new"]
+ref = dict(kv.split("=", 1) for kv in open(os.path.join(out, "scheduler.txt")).read().split())
+rows = []
+for w in workloads:
+    for tag in tags:
+        for k in range(1, repeat + 1):
+            d = os.path.join(out, "%s-%s-%d" % (w, tag, k))
+            sim = json.load(open(os.path.join(d, "summary.json")))["sim"]
+            hops = sim.get("data_packet_hops", 0)
+            cpu = sim.get("cpu_seconds", 0.0)
+            rows.append({"workload": w, "binary": tag, "run": k, "events": sim["events"],
+                         "data_packet_hops": hops,
+                         "events_per_hop": round(sim["events"] / hops, 3) if hops else 0,
+                         "wall_s": round(sim["wall_seconds"], 3), "cpu_s": round(cpu, 3),
+                         "events_per_cpu_s": round(sim["events"] / cpu) if cpu else 0})
+with open(os.path.join(out, "events.csv"), "w", newline="") as f:
+    wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+    wr.writeheader()
+    wr.writerows(rows)
+
+def med(w, tag, key):
+    return statistics.median(r[key] for r in rows if r["workload"] == w and r["binary"] == tag)
+
+lines = ["| workload | binary | events | packet-hops | events / packet-hop | wall s | CPU s | events / CPU s |",
+         "|---|---|---|---|---|---|---|---|"]
+for w in workloads:
+    for tag in tags:
+        lines.append("| %s | %s | %d | %d | %.2f | %.2f | %.2f | %.2fM |" % (
+            w, tag, med(w, tag, "events"), med(w, tag, "data_packet_hops"), med(w, tag, "events_per_hop"),
+            med(w, tag, "wall_s"), med(w, tag, "cpu_s"), med(w, tag, "events_per_cpu_s") / 1e6))
+    if nbins == 2:
+        same = filecmp.cmp(os.path.join(out, "%s-old-1" % w, "fct.csv"),
+                           os.path.join(out, "%s-new-1" % w, "fct.csv"), shallow=False)
+        lines.append("| %s | new / old | %.2fx | | %.2fx | %.2fx | %.2fx | fct.csv %s |" % (
+            w, med(w, "new", "events") / med(w, "old", "events"),
+            med(w, "new", "events_per_hop") / med(w, "old", "events_per_hop"),
+            med(w, "new", "wall_s") / med(w, "old", "wall_s"),
+            med(w, "new", "cpu_s") / med(w, "old", "cpu_s"), "identical" if same else "DIFFERS"))
+lines.append("")
+lines.append("Raw ns-3 scheduler on this machine: %.2fM events / s (%s)." % (
+    float(ref["events_per_second"]) / 1e6, ", ".join("%s=%s" % kv for kv in sorted(ref.items()))))
+open(os.path.join(out, "events.md"), "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
