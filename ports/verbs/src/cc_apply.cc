@@ -135,8 +135,8 @@ absl::StatusOr<ScenarioDcqcn> ReadScenarioDcqcn(const std::string& path) {
       const auto* s = v.as_string();
       sc.notes.push_back(absl::StrCat(
           where(k.source()), ": ", key, " = \"", s != nullptr ? s->get() : "?",
-          "\": DCQCN defaults that a built-in scenario or compat preset implies are not read "
-          "here, only this file's own dcqcn.* keys; set them in the file to compare them"));
+          "\": only this file's own dcqcn.* keys are read, not DCQCN values a built-in "
+          "scenario or compat preset may imply (write those in the file)"));
     }
   }
   return sc;

@@ -93,13 +93,14 @@ void RunReport::PrintInterval(const ReportInterval& iv, std::ostream& out) {
 void RunReport::PrintSummary(const std::string& cc, const std::string& spray,
                              std::ostream& out) const {
   const ReportSummary& s = sum_;
-  out << "path  qpn       sport  posted    completed  errors  bytes         rtt_min_us  rtt_avg_us  rate_Gb/s\n";
+  out << "path  qpn       sport  posted    completed  errors  bytes         rtt_min_us  rtt_avg_us  qp_limit_Gb/s\n";
   for (size_t i = 0; i < s.paths.size(); ++i) {
     const PathStats& p = s.paths[i];
-    out << absl::StrFormat("%-5u %-9u %-6u %-9u %-10u %-7u %-13u %-11.2f %-11.2f %.3f\n", i, p.qpn,
-                           p.udp_sport, p.posted, p.completed, p.errors, p.bytes, p.min_rtt_ns / 1e3,
-                           p.rtt_samples ? static_cast<double>(p.rtt_sum_ns) / static_cast<double>(p.rtt_samples) / 1e3 : 0.0,
-                           p.applied_rate_kbps / 1e6);
+    out << absl::StrFormat(
+        "%-5u %-9u %-6u %-9u %-10u %-7u %-13u %-11.2f %-11.2f %s\n", i, p.qpn, p.udp_sport, p.posted,
+        p.completed, p.errors, p.bytes, p.min_rtt_ns / 1e3,
+        p.rtt_samples ? static_cast<double>(p.rtt_sum_ns) / static_cast<double>(p.rtt_samples) / 1e3 : 0.0,
+        p.applied_rate_kbps ? absl::StrFormat("%.3f", p.applied_rate_kbps / 1e6) : std::string("none"));
   }
   out << absl::StrFormat(
       "total: %u messages, %u bytes in %.3f s = %.3f Gb/s average, %.3f Gb/s peak, %.0f msg/s; "

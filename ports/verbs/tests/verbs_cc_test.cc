@@ -260,7 +260,7 @@ TEST(CcDiffTest, ScenarioKeysReadAsNiccSimReadsThem) {
   EXPECT_THAT(r.out, HasSubstr("  rp_gd                           log2   11           11"));
   EXPECT_THAT(r.out, HasSubstr("profile dcqcn-paper"));
   EXPECT_THAT(r.out, HasSubstr("note: dcqcn.rp_hai_without_bc = 1 has no mlx5 cc_params file"));
-  EXPECT_THAT(r.out, HasSubstr("tuned.toml:1:1: base = \"fairness\": DCQCN defaults"));
+  EXPECT_THAT(r.out, HasSubstr("tuned.toml:1:1: base = \"fairness\": only this file's own dcqcn.* keys are read"));
   // Apply it, then diff is clean (rp_time_reset as the file says).
   o.action = "apply";
   ASSERT_EQ(Cc(h, o).rc, kExitOk);
