@@ -29,7 +29,9 @@ namespace {
 const auto& kTable = dcqcn::kParamTable;
 
 // The rows that are mlx5 cc_params files.
-bool IsNicRow(const ParamDesc<dcqcn::Params>& r) { return !r.backend() && !r.nicc_only(); }
+bool IsNicRow(const ParamDesc<dcqcn::Params>& r) {
+  return !r.backend() && !r.nicc_only();
+}
 
 // "300", "0x12c" or a selector name ("sigcomm15") for row `r`.
 bool ParseFieldValue(const ParamDesc<dcqcn::Params>& r, const std::string& text, uint64_t* v) {
@@ -73,18 +75,20 @@ absl::StatusOr<ScenarioDcqcn> ReadScenarioDcqcn(const std::string& path) {
     return absl::StrCat(path, ":", r.begin.line, ":", r.begin.column);
   };
   // One value of the dcqcn group: `name` is the row or "profile".
-  auto take = [&](const std::string& name, const toml::node& v, const toml::source_region& at) -> absl::Status {
+  auto take = [&](const std::string& name, const toml::node& v,
+                  const toml::source_region& at) -> absl::Status {
     if (name == "profile") {
       const auto* s = v.as_string();
       if (s == nullptr || FindProfile(kTable, s->get().c_str()) < 0)
-        return absl::InvalidArgumentError(absl::StrCat(where(at), ": dcqcn.profile: expected one of ",
-                                                       host::ProfileList(kTable)));
+        return absl::InvalidArgumentError(absl::StrCat(
+            where(at), ": dcqcn.profile: expected one of ", host::ProfileList(kTable)));
       sc.profile = s->get();
       return absl::OkStatus();
     }
     const int32_t i = FindParam(kTable, name.c_str());
     if (i < 0 || kTable.rows[i].backend())
-      return absl::InvalidArgumentError(absl::StrCat(where(at), ": unknown key 'dcqcn.", name, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where(at), ": unknown key 'dcqcn.", name, "'"));
     const ParamDesc<dcqcn::Params>& r = kTable.rows[i];
     std::string text;
     if (const auto* s = v.as_string()) {
@@ -96,20 +100,20 @@ absl::StatusOr<ScenarioDcqcn> ReadScenarioDcqcn(const std::string& path) {
       const double d = f->get();
       if (d == -1) return absl::OkStatus();
       if (!std::isfinite(d) || d != std::floor(d) || d < 0 || d > 4294967295.0)
-        return absl::InvalidArgumentError(absl::StrCat(where(v.source()), ": dcqcn.", name,
-                                                       ": expected an integer"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(where(v.source()), ": dcqcn.", name, ": expected an integer"));
       text = std::to_string(static_cast<uint64_t>(d));
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(where(v.source()), ": dcqcn.", name,
-                                                     ": expected a number"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where(v.source()), ": dcqcn.", name, ": expected a number"));
     }
     uint64_t val = 0;
     if (!ParseFieldValue(r, text, &val))
-      return absl::InvalidArgumentError(absl::StrCat(where(v.source()), ": dcqcn.", name, " = '", text,
-                                                     "': expected a number"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where(v.source()), ": dcqcn.", name, " = '", text, "': expected a number"));
     if (val < r.min || val > r.max)
-      return absl::InvalidArgumentError(absl::StrCat(where(v.source()), ": dcqcn.", name, " = ", val,
-                                                     " is out of range ", host::RangeText(r),
+      return absl::InvalidArgumentError(absl::StrCat(where(v.source()), ": dcqcn.", name, " = ",
+                                                     val, " is out of range ", host::RangeText(r),
                                                      " (-1 = the profile's value)"));
     sc.fields[r.name] = val;
     return absl::OkStatus();
@@ -119,7 +123,8 @@ absl::StatusOr<ScenarioDcqcn> ReadScenarioDcqcn(const std::string& path) {
     if (key == "dcqcn") {
       const auto* t = v.as_table();
       if (t == nullptr)
-        return absl::InvalidArgumentError(absl::StrCat(where(k.source()), ": 'dcqcn' must be a table"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(where(k.source()), ": 'dcqcn' must be a table"));
       for (auto&& [k2, v2] : *t) {
         absl::Status st = take(std::string(k2.str()), v2, k2.source());
         if (!st.ok()) return st;
@@ -129,7 +134,8 @@ absl::StatusOr<ScenarioDcqcn> ReadScenarioDcqcn(const std::string& path) {
       if (!st.ok()) return st;
     } else if (absl::StartsWith(key, "dcqcn_")) {
       return absl::InvalidArgumentError(absl::StrCat(
-          where(k.source()), ": '", key, "' is an old key name; nicc-sim maps it (and says so), "
+          where(k.source()), ": '", key,
+          "' is an old key name; nicc-sim maps it (and says so), "
           "nicc-verbs cc reads the dcqcn.<field> names only: rename it (docs/params.md)"));
     } else if (key == "base" || key == "compat") {
       const auto* s = v.as_string();
@@ -165,8 +171,8 @@ absl::StatusOr<CcTarget> BuildCcTarget(const std::string& profile, uint32_t line
   if (t.profile.empty()) t.profile = "mlx5";
   const int32_t p = FindProfile(kTable, t.profile.c_str());
   if (p < 0)
-    return absl::InvalidArgumentError(absl::StrCat("--profile=", t.profile, ": expected one of ",
-                                                   host::ProfileList(kTable)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--profile=", t.profile, ": expected one of ", host::ProfileList(kTable)));
   t.params = dcqcn::Params::Of(static_cast<dcqcn::Profile>(p), line_rate_mbps);
   const std::string psrc = absl::StrCat("profile ", t.profile);
   for (uint32_t i = 0; i < kTable.count; ++i) t.source[kTable.rows[i].name] = psrc;
@@ -183,7 +189,8 @@ absl::StatusOr<CcTarget> BuildCcTarget(const std::string& profile, uint32_t line
     const int32_t i = FindParam(kTable, name.c_str());
     if (eq == std::string::npos || i < 0 || kTable.rows[i].backend())
       return absl::InvalidArgumentError(absl::StrCat(
-          "--set ", s, ": expected dcqcn.<field>=<value>, a field of the DCQCN table (nicc-params)"));
+          "--set ", s,
+          ": expected dcqcn.<field>=<value>, a field of the DCQCN table (nicc-params)"));
     uint64_t v = 0;
     if (!ParseFieldValue(kTable.rows[i], s.substr(eq + 1), &v))
       return absl::InvalidArgumentError(absl::StrCat("--set ", s, ": expected a number"));
@@ -194,9 +201,9 @@ absl::StatusOr<CcTarget> BuildCcTarget(const std::string& profile, uint32_t line
   const Status st = t.params.Validate();
   if (!st.ok()) {
     const std::string field = st.field != nullptr ? st.field : "?";
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the DCQCN values are invalid: dcqcn.", field, " ", StatusCodeName(st.code),
-        " (", t.source[field], "; line rate ", line_rate_mbps, " Mb/s)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the DCQCN values are invalid: dcqcn.", field, " ", StatusCodeName(st.code),
+                     " (", t.source[field], "; line rate ", line_rate_mbps, " Mb/s)"));
   }
   return t;
 }
@@ -220,7 +227,8 @@ absl::StatusOr<std::map<std::string, uint64_t>> ReadCcParams(const std::string& 
 }
 
 CcApplyResult ApplyCcParams(const std::string& dir, const dcqcn::Params& want,
-                            const std::map<std::string, uint64_t>& current, const CcWriteFn& write) {
+                            const std::map<std::string, uint64_t>& current,
+                            const CcWriteFn& write) {
   CcApplyResult res;
   std::vector<std::pair<std::string, uint64_t>> done;  // name, old value
   for (uint32_t i = 0; i < kTable.count; ++i) {
@@ -277,7 +285,8 @@ int CmdCc(const HostRoots& roots, const CcOptions& opt, std::ostream& out, std::
     pci = sd->pci;
     for (const SysfsPort& p : sd->ports) {
       double g = 0;
-      if (line == 0 && p.num == 1 && absl::SimpleAtod(p.rate.substr(0, p.rate.find(' ')), &g) && g > 0)
+      if (line == 0 && p.num == 1 && absl::SimpleAtod(p.rate.substr(0, p.rate.find(' ')), &g) &&
+          g > 0)
         line = static_cast<uint32_t>(g * 1000);
     }
   }
@@ -308,7 +317,7 @@ int CmdCc(const HostRoots& roots, const CcOptions& opt, std::ostream& out, std::
   if (!cur.ok()) {
     err << me << ": " << cur.status().message()
         << (absl::StrContains(cur.status().message(), "ermission") ? absl::StrCat("; ", root_hint)
-                                                                    : std::string())
+                                                                   : std::string())
         << (opt.action == "apply" ? "\nnothing was written" : "") << "\n";
     return kExitFailed;
   }
@@ -357,8 +366,8 @@ int CmdCc(const HostRoots& roots, const CcOptions& opt, std::ostream& out, std::
     out << "applied " << res.written.size() << " fields to " << dir << "\n";
     return kExitOk;
   }
-  err << me << ": writing " << dir << "/" << res.failed_field << " failed: "
-      << strerror(res.failed_errno)
+  err << me << ": writing " << dir << "/" << res.failed_field
+      << " failed: " << strerror(res.failed_errno)
       << (res.failed_errno == EACCES || res.failed_errno == EPERM
               ? absl::StrCat(" (", root_hint,
                              "; a kernel in lockdown mode refuses debugfs writes even to root)")

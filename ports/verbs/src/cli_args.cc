@@ -10,7 +10,8 @@ bool MapPerftestArgs(const std::vector<std::string>& in, std::vector<std::string
     const char* flag;
     const char* longname;
   };
-  static const Short kShort[] = {{"-D", "--duration_s"}, {"-s", "--msg_size"}, {"-n", "--messages"}};
+  static const Short kShort[] = {
+      {"-D", "--duration_s"}, {"-s", "--msg_size"}, {"-n", "--messages"}};
   out->clear();
   std::string sets;
   size_t set_at = 0;

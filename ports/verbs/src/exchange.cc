@@ -33,7 +33,9 @@ uint64_t MonoMs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000u + static_cast<uint64_t>(ts.tv_nsec) / 1000000u;
 }
 
-uint64_t TimeoutMs(double s) { return s <= 0 ? 0 : static_cast<uint64_t>(s * 1000.0 + 0.5); }
+uint64_t TimeoutMs(double s) {
+  return s <= 0 ? 0 : static_cast<uint64_t>(s * 1000.0 + 0.5);
+}
 
 // Waits for `events` on fd until the deadline; 1 ready, 0 timed out, -1 error.
 int WaitFd(int fd, short events, uint64_t deadline_ms) {
@@ -51,7 +53,8 @@ int WaitFd(int fd, short events, uint64_t deadline_ms) {
 std::string KvOf(const std::vector<absl::string_view>& toks, absl::string_view key) {
   for (absl::string_view t : toks) {
     const size_t eq = t.find('=');
-    if (eq != absl::string_view::npos && t.substr(0, eq) == key) return std::string(t.substr(eq + 1));
+    if (eq != absl::string_view::npos && t.substr(0, eq) == key)
+      return std::string(t.substr(eq + 1));
   }
   return std::string("\x01");  // absent
 }
@@ -101,13 +104,14 @@ absl::StatusOr<Hello> DecodeHello(const std::vector<std::string>& lines) {
     const std::string& l = lines[0];
     const std::vector<absl::string_view> t = absl::StrSplit(l, ' ');
     if (t.size() != 2 || t[0] != kMagic)
-      return Bad(l, absl::StrCat("expected '", kMagic, " <version>' (is the peer nicc-verbs run?)"));
+      return Bad(l,
+                 absl::StrCat("expected '", kMagic, " <version>' (is the peer nicc-verbs run?)"));
     uint32_t v = 0;
     if (!absl::SimpleAtoi(t[1], &v)) return Bad(l, "the version is not a number");
     if (v != kOobVersion)
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the peer speaks handshake version ", v, ", this nicc-verbs speaks ", kOobVersion,
-          ": run the same nicc-verbs release on both hosts"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the peer speaks handshake version ", v, ", this nicc-verbs speaks ",
+                       kOobVersion, ": run the same nicc-verbs release on both hosts"));
     h.version = v;
   }
   if (lines.size() < 2) return absl::InvalidArgumentError("garbage from the peer: no 'paths' line");
@@ -126,13 +130,14 @@ absl::StatusOr<Hello> DecodeHello(const std::vector<std::string>& lines) {
     const std::vector<absl::string_view> t = absl::StrSplit(l, ' ', absl::SkipEmpty());
     uint32_t idx = 0;
     if (t.size() != 8 || t[0] != "path" || !absl::SimpleAtoi(t[1], &idx) || idx != i)
-      return Bad(l, absl::StrCat("expected 'path ", i,
-                                 " qpn=.. psn=.. gid=.. rkey=.. addr=.. len=..'"));
+      return Bad(
+          l, absl::StrCat("expected 'path ", i, " qpn=.. psn=.. gid=.. rkey=.. addr=.. len=..'"));
     PathEndpoint p;
     uint64_t qpn = 0, psn = 0, rkey = 0;
     if (!ParseU64(KvOf(t, "qpn"), &qpn) || qpn == 0 || qpn > 0xFFFFFF)
       return Bad(l, "qpn: expected 1..16777215");
-    if (!ParseU64(KvOf(t, "psn"), &psn) || psn > 0xFFFFFF) return Bad(l, "psn: expected 0..16777215");
+    if (!ParseU64(KvOf(t, "psn"), &psn) || psn > 0xFFFFFF)
+      return Bad(l, "psn: expected 0..16777215");
     if (!ParseU64(KvOf(t, "rkey"), &rkey) || rkey > 0xFFFFFFFFull)
       return Bad(l, "rkey: expected a 32-bit number");
     if (!ParseU64(KvOf(t, "addr"), &p.addr)) return Bad(l, "addr: expected 0x<hex>");
@@ -151,8 +156,8 @@ absl::StatusOr<Hello> DecodeHello(const std::vector<std::string>& lines) {
 absl::StatusOr<std::string> EncodeCmHello(const Hello& h) {
   const size_t n = h.paths.size();
   if (n == 0 || n > kMaxCmPaths)
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--rdma-cm carries at most ", kMaxCmPaths, " paths in its private data (", n, " asked)"));
+    return absl::InvalidArgumentError(absl::StrCat("--rdma-cm carries at most ", kMaxCmPaths,
+                                                   " paths in its private data (", n, " asked)"));
   const PathEndpoint& p = h.paths[0];
   if (p.len > 0xFFFFFFFFull)
     return absl::InvalidArgumentError("--rdma-cm: the buffer must be below 4 GiB (--remote_len)");
@@ -176,20 +181,21 @@ absl::StatusOr<Hello> DecodeCmHello(const void* data, size_t len, const ibv_gid&
     return absl::InvalidArgumentError(
         "garbage from the peer: the rdma_cm private data is not a nicc-verbs handshake");
   if (b[2] != kOobVersion)
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the peer speaks handshake version ", b[2], ", this nicc-verbs speaks ", kOobVersion,
-        ": run the same nicc-verbs release on both hosts"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the peer speaks handshake version ", b[2], ", this nicc-verbs speaks ",
+                     kOobVersion, ": run the same nicc-verbs release on both hosts"));
   size_t off = 3;
   auto get = [&](int bytes) {
     uint64_t v = 0;
     for (int i = 0; i < bytes; ++i) v = v << 8 | b[off++];
     return v;
   };
-  if (len < 23) return absl::InvalidArgumentError("garbage from the peer: short rdma_cm private data");
+  if (len < 23)
+    return absl::InvalidArgumentError("garbage from the peer: short rdma_cm private data");
   const uint32_t n = static_cast<uint32_t>(get(1));
   if (n == 0 || n > kMaxCmPaths || len < 23 + 3 * static_cast<size_t>(n))
-    return absl::InvalidArgumentError(
-        absl::StrCat("garbage from the peer: rdma_cm private data for ", n, " paths in ", len, " bytes"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "garbage from the peer: rdma_cm private data for ", n, " paths in ", len, " bytes"));
   PathEndpoint p;
   p.psn = static_cast<uint32_t>(get(3));
   p.rkey = static_cast<uint32_t>(get(4));
@@ -199,7 +205,8 @@ absl::StatusOr<Hello> DecodeCmHello(const void* data, size_t len, const ibv_gid&
   Hello h;
   for (uint32_t i = 0; i < n; ++i) {
     p.qpn = static_cast<uint32_t>(get(3));
-    if (p.qpn == 0) return absl::InvalidArgumentError("garbage from the peer: QPN 0 in rdma_cm private data");
+    if (p.qpn == 0)
+      return absl::InvalidArgumentError("garbage from the peer: QPN 0 in rdma_cm private data");
     h.paths.push_back(p);
   }
   return h;
@@ -304,12 +311,14 @@ absl::StatusOr<OobChannel> OobChannel::Connect(const std::string& host, uint16_t
   if (timed_out && last == "no address")
     return absl::UnavailableError(absl::StrCat("no answer from ", host, ":", port, " within ",
                                                timeout_s, " s (--timeout_s)"));
-  return absl::UnavailableError(absl::StrCat(
-      "no nicc-verbs server at ", host, ":", port, " (", last,
-      "); start `nicc-verbs run --server` there first (same --tcp_port)"));
+  return absl::UnavailableError(
+      absl::StrCat("no nicc-verbs server at ", host, ":", port, " (", last,
+                   "); start `nicc-verbs run --server` there first (same --tcp_port)"));
 }
 
-OobChannel::OobChannel(OobChannel&& o) noexcept { *this = std::move(o); }
+OobChannel::OobChannel(OobChannel&& o) noexcept {
+  *this = std::move(o);
+}
 
 OobChannel& OobChannel::operator=(OobChannel&& o) noexcept {
   if (this != &o) {
@@ -336,7 +345,8 @@ absl::Status OobChannel::Send(const std::string& text) {
     const ssize_t n = send(fd_, text.data() + off, text.size() - off, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      return absl::UnavailableError(absl::StrCat("sending to the peer ", peer_, ": ", strerror(errno)));
+      return absl::UnavailableError(
+          absl::StrCat("sending to the peer ", peer_, ": ", strerror(errno)));
     off += static_cast<size_t>(n);
   }
   return absl::OkStatus();
@@ -355,9 +365,9 @@ absl::StatusOr<std::string> OobChannel::RecvLine(double timeout_s, const std::st
     if (buf_.size() > kMaxLine) break;
     const int w = WaitFd(fd_, POLLIN, deadline);
     if (w == 0)
-      return absl::DeadlineExceededError(absl::StrCat(
-          "the peer ", peer_, " sent nothing for ", timeout_s, " s while we waited for ", what,
-          " (--timeout_s)"));
+      return absl::DeadlineExceededError(absl::StrCat("the peer ", peer_, " sent nothing for ",
+                                                      timeout_s, " s while we waited for ", what,
+                                                      " (--timeout_s)"));
     char tmp[1024];
     const ssize_t n = w < 0 ? -1 : recv(fd_, tmp, sizeof tmp, 0);
     if (n < 0 && errno == EINTR) continue;
@@ -366,12 +376,14 @@ absl::StatusOr<std::string> OobChannel::RecvLine(double timeout_s, const std::st
           "short read: the peer ", peer_, " closed the connection after ", received_,
           " bytes, while we waited for ", what,
           buf_.empty() ? std::string() : absl::StrCat(" (partial line '", Printable(buf_), "')")));
-    if (n < 0) return absl::UnavailableError(absl::StrCat("receiving from ", peer_, ": ", strerror(errno)));
+    if (n < 0)
+      return absl::UnavailableError(absl::StrCat("receiving from ", peer_, ": ", strerror(errno)));
     received_ += static_cast<uint64_t>(n);
     buf_.append(tmp, static_cast<size_t>(n));
   }
-  return absl::InvalidArgumentError(absl::StrCat("garbage from the peer ", peer_, ": a line longer than ",
-                                                 kMaxLine, " bytes starting '", Printable(buf_), "'"));
+  return absl::InvalidArgumentError(absl::StrCat("garbage from the peer ", peer_,
+                                                 ": a line longer than ", kMaxLine,
+                                                 " bytes starting '", Printable(buf_), "'"));
 }
 
 absl::StatusOr<Hello> OobChannel::RecvHello(double timeout_s) {
@@ -400,8 +412,8 @@ absl::StatusOr<std::string> OobChannel::Expect(const std::string& word, double t
   if (absl::StartsWith(*l, "error "))
     return absl::FailedPreconditionError(absl::StrCat("the peer gave up: ", l->substr(6)));
   if (*l != word && !absl::StartsWith(*l, word + " "))
-    return absl::InvalidArgumentError(
-        absl::StrCat("garbage from the peer ", peer_, ": expected '", word, "', got '", Printable(*l), "'"));
+    return absl::InvalidArgumentError(absl::StrCat("garbage from the peer ", peer_, ": expected '",
+                                                   word, "', got '", Printable(*l), "'"));
   return l;
 }
 

@@ -19,7 +19,9 @@ namespace verbs {
 
 #ifndef NICC_VERBS_HAVE_RDMACM
 
-bool CmLink::Built() { return false; }
+bool CmLink::Built() {
+  return false;
+}
 
 namespace {
 absl::Status NotBuilt() {
@@ -32,11 +34,15 @@ absl::Status NotBuilt() {
 absl::StatusOr<std::unique_ptr<CmLink>> CmLink::Client(const std::string&, uint16_t, double) {
   return NotBuilt();
 }
-absl::StatusOr<std::unique_ptr<CmLink>> CmLink::Server(uint16_t, double) { return NotBuilt(); }
+absl::StatusOr<std::unique_ptr<CmLink>> CmLink::Server(uint16_t, double) {
+  return NotBuilt();
+}
 
 #else
 
-bool CmLink::Built() { return true; }
+bool CmLink::Built() {
+  return true;
+}
 
 namespace {
 
@@ -54,7 +60,9 @@ ibv_gid GidOfAddr(const sockaddr* sa) {
   return g;
 }
 
-int TimeoutMs(double s) { return s <= 0 ? 0 : static_cast<int>(s * 1000.0 + 0.5); }
+int TimeoutMs(double s) {
+  return s <= 0 ? 0 : static_cast<int>(s * 1000.0 + 0.5);
+}
 
 class RealCmLink : public CmLink {
  public:
@@ -71,8 +79,8 @@ class RealCmLink : public CmLink {
     pollfd p{ch_->fd, POLLIN, 0};
     const int r = poll(&p, 1, TimeoutMs(timeout_s));
     if (r == 0)
-      return absl::UnavailableError(absl::StrCat("--rdma-cm: no ", what, " within ", timeout_s,
-                                                 " s (--timeout_s)"));
+      return absl::UnavailableError(
+          absl::StrCat("--rdma-cm: no ", what, " within ", timeout_s, " s (--timeout_s)"));
     rdma_cm_event* ev = nullptr;
     if (r < 0 || rdma_get_cm_event(ch_, &ev) != 0)
       return absl::InternalError(absl::StrCat("--rdma-cm: rdma_get_cm_event: ", strerror(errno)));
@@ -176,15 +184,17 @@ absl::StatusOr<std::unique_ptr<CmLink>> CmLink::Server(uint16_t port, double tim
   l->server_ = true;
   l->ch_ = rdma_create_event_channel();
   if (l->ch_ == nullptr) return Errno("rdma_create_event_channel");
-  if (rdma_create_id(l->ch_, &l->listen_, nullptr, RDMA_PS_TCP) != 0) return Errno("rdma_create_id");
+  if (rdma_create_id(l->ch_, &l->listen_, nullptr, RDMA_PS_TCP) != 0)
+    return Errno("rdma_create_id");
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(port);
-  if (rdma_bind_addr(l->listen_, reinterpret_cast<sockaddr*>(&a)) != 0) return Errno("rdma_bind_addr");
+  if (rdma_bind_addr(l->listen_, reinterpret_cast<sockaddr*>(&a)) != 0)
+    return Errno("rdma_bind_addr");
   if (rdma_listen(l->listen_, 1) != 0) return Errno("rdma_listen");
   std::string pdata;
-  absl::Status st = l->Wait(RDMA_CM_EVENT_CONNECT_REQUEST, timeout_s, "connect request", &pdata,
-                            &l->conn_);
+  absl::Status st =
+      l->Wait(RDMA_CM_EVENT_CONNECT_REQUEST, timeout_s, "connect request", &pdata, &l->conn_);
   if (!st.ok()) return st;
   absl::StatusOr<Hello> h =
       DecodeCmHello(pdata.data(), pdata.size(), GidOfAddr(rdma_get_peer_addr(l->conn_)));

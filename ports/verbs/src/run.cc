@@ -33,8 +33,9 @@ namespace {
 absl::StatusOr<spray::Policy> ParsePolicy(const std::string& s) {
   const int32_t i = host::FindChoice(spray::kPolicies, spray::kPolicyCount, s);
   if (i >= 0) return static_cast<spray::Policy>(spray::kPolicies[i].code);
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--spray=", s, ": expected one of ", host::ChoiceList(spray::kPolicies, spray::kPolicyCount)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--spray=", s, ": expected one of ",
+                   host::ChoiceList(spray::kPolicies, spray::kPolicyCount)));
 }
 
 absl::StatusOr<std::vector<uint32_t>> ParseQpns(const std::string& s) {
@@ -48,7 +49,8 @@ absl::StatusOr<std::vector<uint32_t>> ParseQpns(const std::string& s) {
       return absl::InvalidArgumentError(absl::StrCat("bad QP number '", part, "' in '", s, "'"));
     out.push_back(v);
   }
-  if (out.empty()) return absl::InvalidArgumentError("no peer QP numbers given (--peer_qpns=a,b,c,d)");
+  if (out.empty())
+    return absl::InvalidArgumentError("no peer QP numbers given (--peer_qpns=a,b,c,d)");
   return out;
 }
 
@@ -72,11 +74,16 @@ uint32_t ParseRateMbps(const std::string& rate) {
 
 ibv_mtu BytesToMtu(uint32_t b) {
   switch (b) {
-    case 256: return IBV_MTU_256;
-    case 512: return IBV_MTU_512;
-    case 1024: return IBV_MTU_1024;
-    case 2048: return IBV_MTU_2048;
-    case 4096: return IBV_MTU_4096;
+    case 256:
+      return IBV_MTU_256;
+    case 512:
+      return IBV_MTU_512;
+    case 1024:
+      return IBV_MTU_1024;
+    case 2048:
+      return IBV_MTU_2048;
+    case 4096:
+      return IBV_MTU_4096;
   }
   return static_cast<ibv_mtu>(0);
 }
@@ -261,7 +268,8 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
     absl::StatusOr<Hello> h = ch->RecvHello(opt.timeout_s);
     if (!h.ok()) {
       err << "nicc-verbs run --server: from " << ch->peer() << ": " << h.status().message() << "\n";
-      if (!absl::IsFailedPrecondition(h.status()) || !absl::StrContains(h.status().message(), "refused"))
+      if (!absl::IsFailedPrecondition(h.status()) ||
+          !absl::StrContains(h.status().message(), "refused"))
         ch->SendError(std::string(h.status().message()));
       return ExitFor(h.status());
     }
@@ -276,8 +284,8 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
   }
   if (target && mode == Mode::kServer) {
     num_paths = static_cast<uint32_t>(peer_hello.paths.size());
-    out << "server: client " << (ch ? ch->peer() : GidToString(peer_hello.paths[0].gid)) << " asks for "
-        << num_paths << " paths\n";
+    out << "server: client " << (ch ? ch->peer() : GidToString(peer_hello.paths[0].gid))
+        << " asks for " << num_paths << " paths\n";
   }
 
   r.pd = api->AllocPd(r.ctx);
@@ -323,7 +331,8 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
     }
     po.dcqcn = imp->params;
     out << "cc_params: imported " << imp->applied.size() << " fields from " << imp->dir;
-    if (!imp->missing.empty()) out << "; " << imp->missing.size() << " missing (mlx5 defaults kept)";
+    if (!imp->missing.empty())
+      out << "; " << imp->missing.size() << " missing (mlx5 defaults kept)";
     out << "\n";
   }
   absl::StatusOr<std::unique_ptr<PathSet>> ps = PathSet::Create(api, r.ctx, r.pd, po);
@@ -490,7 +499,8 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
       st = ch->Send("ready\n");
       out << "server: ready; the client writes into " << buf_len << " bytes\n";
       out.flush();
-      absl::StatusOr<std::string> d = st.ok() ? ch->Expect("done", wait_s) : absl::StatusOr<std::string>(st);
+      absl::StatusOr<std::string> d =
+          st.ok() ? ch->Expect("done", wait_s) : absl::StatusOr<std::string>(st);
       if (d.ok()) {
         done = *d;
         st = ch->Send("bye\n");
@@ -502,14 +512,15 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
       err << "nicc-verbs run --server: " << st.message() << "\n";
       return ExitFor(st);
     }
-    out << "server: the client finished" << (done.size() > 5 ? ": " + done.substr(5) : std::string())
-        << "\n";
+    out << "server: the client finished"
+        << (done.size() > 5 ? ": " + done.substr(5) : std::string()) << "\n";
     return kExitOk;
   }
   if (mode == Mode::kClient && !opt.rdma_cm) {
     absl::StatusOr<std::string> ready = ch->Expect("ready", opt.timeout_s);
     if (!ready.ok()) {
-      err << "nicc-verbs run: from the server " << opt.host << ": " << ready.status().message() << "\n";
+      err << "nicc-verbs run: from the server " << opt.host << ": " << ready.status().message()
+          << "\n";
       return ExitFor(ready.status());
     }
   }
@@ -588,8 +599,10 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
   if (ch) {
     absl::Status st = ch->Send(absl::StrFormat("done messages=%u bytes=%u seconds=%.6f\n",
                                                s.messages, s.bytes, s.seconds));
-    absl::StatusOr<std::string> bye = st.ok() ? ch->Expect("bye", opt.timeout_s) : absl::StatusOr<std::string>(st);
-    if (!bye.ok()) out << "note: the server did not confirm the end: " << bye.status().message() << "\n";
+    absl::StatusOr<std::string> bye =
+        st.ok() ? ch->Expect("bye", opt.timeout_s) : absl::StatusOr<std::string>(st);
+    if (!bye.ok())
+      out << "note: the server did not confirm the end: " << bye.status().message() << "\n";
   } else if (r.cm) {
     (void)r.cm->Finish(opt.timeout_s);
   }

@@ -84,23 +84,27 @@ void RunReport::PrintInterval(const ReportInterval& iv, std::ostream& out) {
   out << absl::StrFormat("%7.3f  %7.3f  %-10.0f  %7.3f  %-4u ", iv.t_s, iv.gbps(), iv.msg_rate(),
                          iv.rate_kbps / 1e6, iv.cnps);
   for (size_t i = 0; i < iv.path_bytes.size(); ++i)
-    out << absl::StrFormat(" %.2f(%.1f)",
-                           iv.seconds > 0 ? static_cast<double>(iv.path_bytes[i]) * 8e-9 / iv.seconds : 0.0,
-                           iv.path_rtt_ns[i] / 1e3);
+    out << absl::StrFormat(
+        " %.2f(%.1f)",
+        iv.seconds > 0 ? static_cast<double>(iv.path_bytes[i]) * 8e-9 / iv.seconds : 0.0,
+        iv.path_rtt_ns[i] / 1e3);
   out << "\n";
 }
 
 void RunReport::PrintSummary(const std::string& cc, const std::string& spray,
                              std::ostream& out) const {
   const ReportSummary& s = sum_;
-  out << "path  qpn       sport  posted    completed  errors  bytes         rtt_min_us  rtt_avg_us  qp_limit_Gb/s\n";
+  out << "path  qpn       sport  posted    completed  errors  bytes         rtt_min_us  rtt_avg_us "
+         " qp_limit_Gb/s\n";
   for (size_t i = 0; i < s.paths.size(); ++i) {
     const PathStats& p = s.paths[i];
     out << absl::StrFormat(
-        "%-5u %-9u %-6u %-9u %-10u %-7u %-13u %-11.2f %-11.2f %s\n", i, p.qpn, p.udp_sport, p.posted,
-        p.completed, p.errors, p.bytes, p.min_rtt_ns / 1e3,
-        p.rtt_samples ? static_cast<double>(p.rtt_sum_ns) / static_cast<double>(p.rtt_samples) / 1e3 : 0.0,
-        p.applied_rate_kbps ? absl::StrFormat("%.3f", p.applied_rate_kbps / 1e6) : std::string("none"));
+        "%-5u %-9u %-6u %-9u %-10u %-7u %-13u %-11.2f %-11.2f %s\n", i, p.qpn, p.udp_sport,
+        p.posted, p.completed, p.errors, p.bytes, p.min_rtt_ns / 1e3,
+        p.rtt_samples ? static_cast<double>(p.rtt_sum_ns) / static_cast<double>(p.rtt_samples) / 1e3
+                      : 0.0,
+        p.applied_rate_kbps ? absl::StrFormat("%.3f", p.applied_rate_kbps / 1e6)
+                            : std::string("none"));
   }
   out << absl::StrFormat(
       "total: %u messages, %u bytes in %.3f s = %.3f Gb/s average, %.3f Gb/s peak, %.0f msg/s; "
@@ -134,8 +138,8 @@ std::string RunReport::Json(const std::string& context) const {
         &o,
         "%s\n    {\"path\": %u, \"qpn\": %u, \"udp_sport\": %u, \"posted\": %u, \"completed\": %u, "
         "\"errors\": %u, \"bytes\": %u, \"rtt_min_ns\": %u, \"rtt_avg_ns\": %u}",
-        i ? "," : "", i, p.qpn, p.udp_sport, p.posted, p.completed, p.errors, p.bytes,
-        p.min_rtt_ns, p.rtt_samples ? p.rtt_sum_ns / p.rtt_samples : 0);
+        i ? "," : "", i, p.qpn, p.udp_sport, p.posted, p.completed, p.errors, p.bytes, p.min_rtt_ns,
+        p.rtt_samples ? p.rtt_sum_ns / p.rtt_samples : 0);
   }
   o += "\n  ],\n  \"intervals\": [";
   for (size_t k = 0; k < intervals_.size(); ++k) {
@@ -172,8 +176,9 @@ std::string RunReport::Csv() const {
     absl::StrAppendFormat(&o, "%.6f,%.6f,%.3f,%.6f,%u", iv.t_s, iv.gbps(), iv.msg_rate(),
                           iv.rate_kbps / 1e6, iv.cnps);
     for (uint32_t i = 0; i < n_; ++i)
-      absl::StrAppendFormat(&o, ",%.6f",
-                            iv.seconds > 0 ? static_cast<double>(iv.path_bytes[i]) * 8e-9 / iv.seconds : 0.0);
+      absl::StrAppendFormat(
+          &o, ",%.6f",
+          iv.seconds > 0 ? static_cast<double>(iv.path_bytes[i]) * 8e-9 / iv.seconds : 0.0);
     for (uint32_t i = 0; i < n_; ++i) absl::StrAppendFormat(&o, ",%.3f", iv.path_rtt_ns[i] / 1e3);
     o += "\n";
   }
@@ -196,7 +201,8 @@ absl::Status RunReport::Plot(const std::string& png, const std::string& script) 
       absl::StrCat("/usr/bin/python3 ", quote(script), " ", quote(csv), " ", quote(png));
   const int rc = system(cmd.c_str());
   if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0)
-    return absl::UnavailableError(absl::StrCat("--plot: '", cmd, "' failed (data kept in ", csv, ")"));
+    return absl::UnavailableError(
+        absl::StrCat("--plot: '", cmd, "' failed (data kept in ", csv, ")"));
   return absl::OkStatus();
 }
 

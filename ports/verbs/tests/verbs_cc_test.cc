@@ -28,7 +28,9 @@ using testing::TempTree;
 const auto& kTable = dcqcn::kParamTable;
 constexpr char kPci[] = "0000:3b:00.0";
 
-bool NicRow(const ParamDesc<dcqcn::Params>& r) { return !r.backend() && !r.nicc_only(); }
+bool NicRow(const ParamDesc<dcqcn::Params>& r) {
+  return !r.backend() && !r.nicc_only();
+}
 
 // A host with mlx5_0 at kPci, a 100 Gb/s port, and cc_params holding the
 // mlx5 profile's values (plus a file the engine has no field for).
@@ -102,7 +104,9 @@ TEST(CcShowTest, EveryNicFieldOfTheTableBesideTheProfile) {
   }
   EXPECT_EQ(rows, 17);
   // rp_gd: the NIC's 9 against the paper's 11, marked.
-  EXPECT_THAT(r.out, HasSubstr("* rp_gd                           log2   9            11           differs"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("* rp_gd                           log2   9            11           differs"));
   EXPECT_THAT(r.out, HasSubstr("  rp_min_dec_fac                  %      50           50"));
   EXPECT_THAT(r.out, HasSubstr("profile dcqcn-paper"));
   EXPECT_THAT(r.out, HasSubstr(std::to_string(paper.rp_time_reset)));
@@ -175,7 +179,8 @@ TEST(CcApplyTest, InvalidValuesAreRefusedBeforeAnyWrite) {
   } cases[] = {
       {{"rp_gd=30"}, "dcqcn.rp_gd = 30 is out of range 10..20 log2"},
       {{"dcqcn.rp_ai_rate=200000"}, "dcqcn.rp_ai_rate out of range (--set; line rate 100000 Mb/s)"},
-      {{"rp_hai_rate=1", "rp_ai_rate=5"}, "dcqcn.rp_hai_rate inconsistent with another field (--set"},
+      {{"rp_hai_rate=1", "rp_ai_rate=5"},
+       "dcqcn.rp_hai_rate inconsistent with another field (--set"},
       {{"rp_frobnicate=1"}, "--set rp_frobnicate=1: expected dcqcn.<field>=<value>"},
       {{"line_rate_mbps=1000"}, "expected dcqcn.<field>"},  // the backend's, not a knob
       {{"rp_gd=x"}, "--set rp_gd=x: expected a number"},
@@ -250,17 +255,22 @@ TEST(CcDiffTest, ScenarioKeysReadAsNiccSimReadsThem) {
   // [dcqcn] table: profile, a field, -1 (= the profile's), a nicc-only knob.
   h.t.Write("tuned.toml",
             "base = \"fairness\"\nstop_ms = 5\n[fabric]\nleaves = 2\n"
-            "[dcqcn]\nprofile = \"dcqcn-paper\"\nrp_time_reset = 100\nrp_gd = -1\nrp_hai_without_bc = 1\n");
+            "[dcqcn]\nprofile = \"dcqcn-paper\"\nrp_time_reset = 100\nrp_gd = "
+            "-1\nrp_hai_without_bc = 1\n");
   CcOptions o = Opt("diff");
   o.scenario = h.t.Path("tuned.toml");
   Out r = Cc(h, o);
   EXPECT_EQ(r.rc, kExitFailed) << "the NIC holds the mlx5 values" << r.err;
-  EXPECT_THAT(r.out, HasSubstr("* rp_time_reset                   us     300          100          differs (" +
-                               o.scenario + ")"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("* rp_time_reset                   us     300          100          differs (" +
+                o.scenario + ")"));
   EXPECT_THAT(r.out, HasSubstr("  rp_gd                           log2   11           11"));
   EXPECT_THAT(r.out, HasSubstr("profile dcqcn-paper"));
   EXPECT_THAT(r.out, HasSubstr("note: dcqcn.rp_hai_without_bc = 1 has no mlx5 cc_params file"));
-  EXPECT_THAT(r.out, HasSubstr("tuned.toml:1:1: base = \"fairness\": only this file's own dcqcn.* keys are read"));
+  EXPECT_THAT(
+      r.out,
+      HasSubstr("tuned.toml:1:1: base = \"fairness\": only this file's own dcqcn.* keys are read"));
   // Apply it, then diff is clean (rp_time_reset as the file says).
   o.action = "apply";
   ASSERT_EQ(Cc(h, o).rc, kExitOk);
@@ -308,7 +318,8 @@ TEST(CcDiffTest, BadScenarioFilesNameFileLineAndColumn) {
     o.scenario = h.t.Path("g.toml");
     const Out r = Cc(h, o);
     EXPECT_EQ(r.rc, kExitUsage);
-    EXPECT_THAT(r.err, HasSubstr("dcqcn.rp_cut_on_grid inconsistent with another field (" + o.scenario));
+    EXPECT_THAT(r.err,
+                HasSubstr("dcqcn.rp_cut_on_grid inconsistent with another field (" + o.scenario));
   }
   for (const Case& c : cases) {
     h.t.Write("x.toml", c.text);

@@ -27,8 +27,8 @@ namespace nicc {
 namespace verbs {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::FakeDevice;
+using ::testing::HasSubstr;
 
 FakeDevice::Config FastClock() {
   FakeDevice::Config cfg;
@@ -90,7 +90,9 @@ class RawPeer {
     a.sin_port = htons(port);
     ASSERT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
   }
-  void Send(const std::string& s) { ASSERT_EQ(write(fd_, s.data(), s.size()), static_cast<ssize_t>(s.size())); }
+  void Send(const std::string& s) {
+    ASSERT_EQ(write(fd_, s.data(), s.size()), static_cast<ssize_t>(s.size()));
+  }
   void CloseWrite() { shutdown(fd_, SHUT_WR); }
   // Everything the peer sends until it closes.
   std::string ReadAll() {
@@ -167,7 +169,8 @@ TEST(ExchangeRunTest, ServerAndClientCompleteARunOverTcp) {
   EXPECT_THAT(s.out, HasSubstr("the client finished: messages=200 bytes=819200"));
   EXPECT_THAT(c.out, HasSubstr("connected 4 paths to ::ffff:10.0.0.1"));
   EXPECT_THAT(c.out, HasSubstr("total: 200 messages, 819200 bytes"));
-  EXPECT_THAT(c.out, HasSubstr("completion latency (us, 200 samples): p50 10.10  p99 10.10  p99.9 10.10"));
+  EXPECT_THAT(c.out,
+              HasSubstr("completion latency (us, 200 samples): p50 10.10  p99 10.10  p99.9 10.10"));
 }
 
 TEST(ExchangeRunTest, RkeyAndAddressComeFromTheServer) {
@@ -227,7 +230,8 @@ TEST(ExchangeFailTest, SilentServerTimesOut) {
   std::istringstream in;
   std::ostringstream out, err;
   EXPECT_EQ(CmdRun(&dev, HostRoots{}, r, in, out, err), kExitNoPeer);  // accepted by the backlog
-  EXPECT_THAT(err.str(), HasSubstr("sent nothing for 0.3 s while we waited for the peer's handshake"));
+  EXPECT_THAT(err.str(),
+              HasSubstr("sent nothing for 0.3 s while we waited for the peer's handshake"));
 }
 
 TEST(ExchangeFailTest, GarbageFromTheServerIsRejectedAndTold) {
@@ -278,7 +282,9 @@ TEST(ExchangeFailTest, VersionMismatchIsNamedOnBothSides) {
   std::string seen;
   std::thread t([&] {
     peer.Accept();
-    peer.Send("nicc-verbs-oob 2\npaths 1\npath 0 qpn=5 psn=0 gid=::1 rkey=1 addr=0x0 len=99 extra=1\nend\n");
+    peer.Send(
+        "nicc-verbs-oob 2\npaths 1\npath 0 qpn=5 psn=0 gid=::1 rkey=1 addr=0x0 len=99 "
+        "extra=1\nend\n");
     seen = peer.ReadAll();
   });
   FakeDevice dev(FastClock());
@@ -286,7 +292,8 @@ TEST(ExchangeFailTest, VersionMismatchIsNamedOnBothSides) {
   std::ostringstream out, err;
   EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
   t.join();
-  EXPECT_THAT(err.str(), HasSubstr("the peer speaks handshake version 2, this nicc-verbs speaks 1"));
+  EXPECT_THAT(err.str(),
+              HasSubstr("the peer speaks handshake version 2, this nicc-verbs speaks 1"));
   EXPECT_THAT(err.str(), HasSubstr("run the same nicc-verbs release on both hosts"));
   EXPECT_THAT(seen, HasSubstr("error the peer speaks handshake version 2"));
 }
@@ -304,7 +311,8 @@ TEST(ExchangeFailTest, ARefusalFromTheServerIsReported) {
   std::ostringstream out, err;
   EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
   t.join();
-  EXPECT_THAT(err.str(), HasSubstr("the peer refused the handshake: the peer speaks handshake version 1"));
+  EXPECT_THAT(err.str(),
+              HasSubstr("the peer refused the handshake: the peer speaks handshake version 1"));
 }
 
 TEST(ExchangeFailTest, ShortReadSaysHowFarItGot) {
@@ -320,7 +328,8 @@ TEST(ExchangeFailTest, ShortReadSaysHowFarItGot) {
   std::ostringstream out, err;
   EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
   t.join();
-  EXPECT_THAT(err.str(), HasSubstr("short read: the peer 127.0.0.1 closed the connection after 37 bytes"));
+  EXPECT_THAT(err.str(),
+              HasSubstr("short read: the peer 127.0.0.1 closed the connection after 37 bytes"));
   EXPECT_THAT(err.str(), HasSubstr("(partial line 'path 0 qpn=7')"));
 }
 
@@ -373,9 +382,11 @@ TEST(ExchangeCodecTest, HelloRoundTripsAndRejectsBadFields) {
     l[i] = line;
     return std::string(DecodeHello(l).status().message());
   };
-  EXPECT_THAT(bad(2, "path 0 qpn=0 psn=0 gid=::1 rkey=1 addr=0x0 len=1"), HasSubstr("qpn: expected 1..16777215"));
+  EXPECT_THAT(bad(2, "path 0 qpn=0 psn=0 gid=::1 rkey=1 addr=0x0 len=1"),
+              HasSubstr("qpn: expected 1..16777215"));
   EXPECT_THAT(bad(2, "path 0 qpn=1 psn=16777216 gid=::1 rkey=1 addr=0x0 len=1"), HasSubstr("psn"));
-  EXPECT_THAT(bad(2, "path 1 qpn=1 psn=0 gid=::1 rkey=1 addr=0x0 len=1"), HasSubstr("expected 'path 0"));
+  EXPECT_THAT(bad(2, "path 1 qpn=1 psn=0 gid=::1 rkey=1 addr=0x0 len=1"),
+              HasSubstr("expected 'path 0"));
   EXPECT_THAT(bad(2, "path 0 qpn=1 psn=0 gid=zz rkey=1 addr=0x0 len=1"), HasSubstr("gid:"));
   EXPECT_THAT(bad(1, "paths 0"), HasSubstr("expected 'paths <1..256>'"));
   EXPECT_THAT(bad(1, "paths 3"), HasSubstr("'paths 3' but 2 path lines"));
@@ -385,7 +396,8 @@ TEST(ExchangeCodecTest, HelloRoundTripsAndRejectsBadFields) {
 TEST(ExchangeCodecTest, RdmaCmPrivateDataFitsAndChecksTheVersion) {
   Hello h;
   for (uint32_t i = 0; i < kMaxCmPaths; ++i)
-    h.paths.push_back(PathEndpoint{0xABC000u + i, 0x123456, ibv_gid{}, 0xCAFEF00D, 0x7F1122334455ull, 4096});
+    h.paths.push_back(
+        PathEndpoint{0xABC000u + i, 0x123456, ibv_gid{}, 0xCAFEF00D, 0x7F1122334455ull, 4096});
   absl::StatusOr<std::string> pd = EncodeCmHello(h);
   ASSERT_TRUE(pd.ok()) << pd.status();
   EXPECT_LE(pd->size(), kCmPrivateDataMax);
@@ -469,13 +481,15 @@ TEST(ExchangeProcessTest, TwoProcessesCompleteARun) {
     FILE* f = fopen(sout.c_str(), "r");
     if (f == nullptr) continue;
     char line[256];
-    if (fgets(line, sizeof line, f) != nullptr) sscanf(line, "server: waiting for a client on TCP port %d", &port);
+    if (fgets(line, sizeof line, f) != nullptr)
+      sscanf(line, "server: waiting for a client on TCP port %d", &port);
     fclose(f);
   }
   ASSERT_GT(port, 0) << "the server did not say which port it listens on";
   const std::string ccmd = bin + " run 127.0.0.1 --tcp_port=" + std::to_string(port) +
                            " --gid_index=3 -n 500 -s 8192 --num_paths=8 --spray=ops --cc=dcqcn "
-                           "--report_ms=1 --json=" + dir + "/run.json 2>&1";
+                           "--report_ms=1 --json=" +
+                           dir + "/run.json 2>&1";
   FILE* cli = popen(ccmd.c_str(), "r");
   ASSERT_NE(cli, nullptr);
   std::string cout_text;
@@ -507,8 +521,8 @@ TEST(ExchangeProcessTest, TwoProcessesCompleteARun) {
 }
 
 TEST(ExchangeProcessTest, NoServerExits3) {
-  const std::string cmd = std::string(NICC_VERBS_FAKE_CLI) + " run 127.0.0.1 --tcp_port=" +
-                          std::to_string(DeadPort()) + " 2>&1";
+  const std::string cmd = std::string(NICC_VERBS_FAKE_CLI) +
+                          " run 127.0.0.1 --tcp_port=" + std::to_string(DeadPort()) + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;

@@ -19,8 +19,8 @@ namespace verbs {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using testing::FakeDevice;
+using ::testing::HasSubstr;
 using testing::TempTree;
 
 TEST(LatencyHistogramTest, BucketsAreContiguousAndNarrow) {
@@ -116,12 +116,18 @@ TEST(RunReportTest, IntervalsSummaryJsonAndCsv) {
   EXPECT_EQ(s.lat_p99_ns, 8000u);
   EXPECT_EQ(s.cnps, 10u);
   const std::string j = rep.Json("\"cc\": \"none\"");
-  EXPECT_THAT(j, HasSubstr("\"cc\": \"none\",\n  \"seconds\": 2.000000, \"bytes\": 40000, \"messages\": 40"));
+  EXPECT_THAT(
+      j,
+      HasSubstr("\"cc\": \"none\",\n  \"seconds\": 2.000000, \"bytes\": 40000, \"messages\": 40"));
   EXPECT_THAT(j, HasSubstr("\"latency_ns\": {\"samples\": 40, \"p50\": 4031, \"p99\": 8000"));
   EXPECT_THAT(j, HasSubstr("\"path_bytes\": [15000, 15000], \"path_rtt_ns\": [4000, 8000]"));
   const std::string csv = rep.Csv();
-  EXPECT_THAT(csv, HasSubstr("t_s,gbps,msg_rate,rate_gbps,cnps,path0_gbps,path1_gbps,path0_rtt_us,path1_rtt_us\n"));
-  EXPECT_THAT(csv, HasSubstr("\n2.000000,0.000240,30.000,100.000000,7,0.000120,0.000120,4.000,8.000\n"));
+  EXPECT_THAT(
+      csv,
+      HasSubstr(
+          "t_s,gbps,msg_rate,rate_gbps,cnps,path0_gbps,path1_gbps,path0_rtt_us,path1_rtt_us\n"));
+  EXPECT_THAT(csv,
+              HasSubstr("\n2.000000,0.000240,30.000,100.000000,7,0.000120,0.000120,4.000,8.000\n"));
   std::ostringstream out;
   rep.PrintSummary("none", "ops", out);
   EXPECT_THAT(out.str(), HasSubstr("0.000 Gb/s peak"));  // 240 kb/s: below the print resolution
@@ -157,13 +163,16 @@ TEST(CliArgsTest, PerftestShortFlagsMapToOurs) {
   EXPECT_THAT(Map({"nicc-verbs", "run", "host", "-D", "10", "-s", "4096", "-n", "7"}),
               ElementsAre("nicc-verbs", "run", "host", "--duration_s=10", "--msg_size=4096",
                           "--messages=7"));
-  EXPECT_THAT(Map({"x", "-D2.5", "-s65536"}), ElementsAre("x", "--duration_s=2.5", "--msg_size=65536"));
+  EXPECT_THAT(Map({"x", "-D2.5", "-s65536"}),
+              ElementsAre("x", "--duration_s=2.5", "--msg_size=65536"));
   // Abseil's single-dash long flags are not short flags.
   EXPECT_THAT(Map({"x", "-sysfs_root=/tmp", "-num_paths=8", "-duration_s=1"}),
               ElementsAre("x", "-sysfs_root=/tmp", "-num_paths=8", "-duration_s=1"));
-  EXPECT_THAT(Map({"x", "--rdma-cm", "--rdma-cm=false"}), ElementsAre("x", "--rdma_cm", "--rdma_cm=false"));
-  EXPECT_THAT(Map({"x", "cc", "--set", "rp_gd=12", "apply", "--set=dcqcn.rp_ai_rate=10", "-set", "a=1"}),
-              ElementsAre("x", "cc", "--set=rp_gd=12,dcqcn.rp_ai_rate=10,a=1", "apply"));
+  EXPECT_THAT(Map({"x", "--rdma-cm", "--rdma-cm=false"}),
+              ElementsAre("x", "--rdma_cm", "--rdma_cm=false"));
+  EXPECT_THAT(
+      Map({"x", "cc", "--set", "rp_gd=12", "apply", "--set=dcqcn.rp_ai_rate=10", "-set", "a=1"}),
+      ElementsAre("x", "cc", "--set=rp_gd=12,dcqcn.rp_ai_rate=10,a=1", "apply"));
   EXPECT_THAT(Map({"x", "--", "-D", "1"}), ElementsAre("x", "--", "-D", "1"));
   std::string err;
   EXPECT_TRUE(Map({"x", "run", "-n"}, &err).empty());

@@ -39,14 +39,14 @@ using CcWriteFn = std::function<int(const std::string& path, uint64_t value)>;
 int WriteU64File(const std::string& path, uint64_t value);
 
 struct CcOptions {
-  std::string action;           // show | apply | diff
-  std::string device;           // an RDMA device (mlx5_0) or a PCI address (0000:3b:00.0)
-  std::string profile;          // a dcqcn profile; empty = the scenario's, else mlx5
+  std::string action;             // show | apply | diff
+  std::string device;             // an RDMA device (mlx5_0) or a PCI address (0000:3b:00.0)
+  std::string profile;            // a dcqcn profile; empty = the scenario's, else mlx5
   std::vector<std::string> sets;  // "name=value" or "dcqcn.name=value", after the scenario
-  std::string scenario;         // a nicc-sim scenario file (TOML); its dcqcn.* keys
-  uint32_t line_rate_mbps = 0;  // 0 = the device's port 1 rate in sysfs, else 100000
-  int euid = -1;                // -1 = geteuid() (tests set it)
-  CcWriteFn write;              // empty = WriteU64File (tests wrap it)
+  std::string scenario;           // a nicc-sim scenario file (TOML); its dcqcn.* keys
+  uint32_t line_rate_mbps = 0;    // 0 = the device's port 1 rate in sysfs, else 100000
+  int euid = -1;                  // -1 = geteuid() (tests set it)
+  CcWriteFn write;                // empty = WriteU64File (tests wrap it)
 };
 
 int CmdCc(const HostRoots& roots, const CcOptions& opt, std::ostream& out, std::ostream& err);

@@ -7,7 +7,8 @@
 //
 //   client -> server   nicc-verbs-oob <version>
 //                      paths <n>
-//                      path <i> qpn=<u24> psn=<u24> gid=<ipv6 text> rkey=<u32> addr=0x<hex> len=<u64>
+//                      path <i> qpn=<u24> psn=<u24> gid=<ipv6 text> rkey=<u32> addr=0x<hex>
+//                      len=<u64>
 //                      ... (n path lines, i = 0..n-1)
 //                      end
 //   server -> client   the same block for the server's QPs (rkey/addr/len: its buffer)
@@ -114,7 +115,7 @@ class OobChannel {
   int fd_ = -1;
   uint16_t port_ = 0;
   std::string peer_;
-  std::string buf_;       // received, not yet returned
+  std::string buf_;        // received, not yet returned
   uint64_t received_ = 0;  // bytes received so far (for short-read messages)
 };
 

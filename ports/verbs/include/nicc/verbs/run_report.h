@@ -25,12 +25,12 @@ namespace nicc {
 namespace verbs {
 
 struct ReportInterval {
-  double t_s = 0;             // end of the interval, since the start
-  double seconds = 0;         // its length
-  uint64_t bytes = 0;         // completed in it
+  double t_s = 0;      // end of the interval, since the start
+  double seconds = 0;  // its length
+  uint64_t bytes = 0;  // completed in it
   uint64_t messages = 0;
-  uint64_t cnps = 0;          // rp_cnp_handled delta
-  uint32_t rate_kbps = 0;     // the CC's rate at its end
+  uint64_t cnps = 0;       // rp_cnp_handled delta
+  uint32_t rate_kbps = 0;  // the CC's rate at its end
   std::vector<uint64_t> path_bytes;
   std::vector<uint32_t> path_rtt_ns;  // average over the interval (0 = no sample)
   double gbps() const { return seconds > 0 ? static_cast<double>(bytes) * 8e-9 / seconds : 0; }
