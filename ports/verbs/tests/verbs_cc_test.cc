@@ -381,6 +381,42 @@ TEST(CcBinaryTest, ShowAndDiffThroughTheTool) {
   EXPECT_THAT(out, HasSubstr("name the device"));
 }
 
+#ifdef NICC_SIM_BIN
+// nicc-sim reads the same file: its --print (the scenario as TOML, every
+// key it set) read back by cc gives the same DCQCN values as the file
+// itself. Catches a key cc reads differently from nicc-sim (-1, dotted
+// keys, tables, selector names).
+TEST(CcSimTest, NiccSimAndCcReadAScenarioFileAlike) {
+  TempTree t;
+  const char* files[] = {
+      "[dcqcn]\nprofile = \"dcqcn-paper\"\nrp_time_reset = 100\nrp_gd = -1\nrp_ai_rate = 20\n",
+      "cc = \"dcqcn\"\ndcqcn.rp_threshold = 3\ndcqcn.np_min_time_between_cnps = 8\ndcqcn_variant = \"sigcomm15\"\n",
+      "[fabric]\nleaves = 2\n[dcqcn]\nrp_byte_reset = 0\nrp_hai_without_bc = 1\nrp_dce_tcp_g = 1020\n",
+  };
+  int i = 0;
+  for (const char* text : files) {
+    const std::string f = t.Path("s" + std::to_string(i) + ".toml");
+    const std::string printed = t.Path("p" + std::to_string(i++) + ".toml");
+    t.Write(f.substr(f.rfind('/') + 1), text);
+    const std::string cmd = std::string(NICC_SIM_BIN) + " --scenario " + f + " --print > " + printed + " 2>&1";
+    ASSERT_EQ(system(cmd.c_str()), 0) << cmd;
+    absl::StatusOr<ScenarioDcqcn> a = ReadScenarioDcqcn(f);
+    absl::StatusOr<ScenarioDcqcn> b = ReadScenarioDcqcn(printed);
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_TRUE(b.ok()) << b.status();
+    absl::StatusOr<CcTarget> ta = BuildCcTarget("", 100000, f, {});
+    absl::StatusOr<CcTarget> tb = BuildCcTarget("", 100000, printed, {});
+    ASSERT_TRUE(ta.ok()) << ta.status();
+    ASSERT_TRUE(tb.ok()) << tb.status();
+    EXPECT_EQ(ta->profile, tb->profile) << text;
+    for (uint32_t r = 0; r < kTable.count; ++r)
+      EXPECT_EQ(ta->params.*(kTable.rows[r].member), tb->params.*(kTable.rows[r].member))
+          << text << kTable.rows[r].name;
+    EXPECT_FALSE(b->fields.empty()) << "nicc-sim printed no dcqcn key: " << text;
+  }
+}
+#endif
+
 }  // namespace
 }  // namespace verbs
 }  // namespace nicc

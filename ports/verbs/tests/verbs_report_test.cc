@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -142,6 +143,11 @@ TEST(RunReportTest, IntervalsSummaryJsonAndCsv) {
   std::stringstream ss;
   ss << f.rdbuf();
   EXPECT_EQ(ss.str(), csv);
+  // With matplotlib (scripts/setup.sh installs it) the PNG is there too.
+  if (system("/usr/bin/python3 -c 'import matplotlib' 2>/dev/null") == 0) {
+    EXPECT_TRUE(std::filesystem::exists(png));
+    EXPECT_GT(std::filesystem::file_size(png), 10000u);
+  }
   EXPECT_FALSE(rep.Plot(t.Path("no/such/dir/x.png"), NICC_VERBS_PLOT_SCRIPT).ok());
   (*ps)->set_latency_histogram(nullptr);
   ps->reset();
