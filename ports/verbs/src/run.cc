@@ -247,7 +247,7 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
     r.ctx = r.cm->context();
     r.own_ctx = false;
     port = r.cm->port_num();
-    devname = ibv_get_device_name(r.ctx->device);
+    devname = api->GetDeviceName(r.ctx->device);
     if (target) peer_hello = r.cm->request();
   } else if (mode == Mode::kServer) {
     absl::StatusOr<OobChannel> l = OobChannel::Listen(opt.tcp_port);
