@@ -64,9 +64,10 @@ struct Hello {
   std::vector<PathEndpoint> paths;
 };
 
+// The text block of a hello, "end" line included.
 std::string EncodeHello(const Hello& h);
-// Parses one hello's lines (without the trailing "end"); `what` names the
-// peer in messages. Checks the version first.
+// Parses one hello's lines (without the trailing "end"); the version is
+// checked first.
 absl::StatusOr<Hello> DecodeHello(const std::vector<std::string>& lines);
 
 // The same handshake in the private data of an rdma_cm connect request /
