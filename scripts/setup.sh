@@ -13,7 +13,7 @@ packages=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libtomlplusplus-dev nlohmann-json3-dev
   # backends: ns-3 (its CMake config needs both packages) and rdma-core
-  libns3-dev ns3 libgsl-dev libibverbs-dev rdma-core
+  libns3-dev ns3 libgsl-dev libibverbs-dev librdmacm-dev rdma-core
   # plots
   python3-matplotlib
   # measurement

@@ -85,6 +85,18 @@ void BM_ShimPerMessageHostClockRtt(benchmark::State& state) {
 }
 BENCHMARK(BM_ShimPerMessageHostClockRtt);
 
+// As nicc-verbs run measures: every completion's latency into the
+// fixed-bucket histogram of the report (ops, DCQCN).
+void BM_ShimPerMessageWithLatencyHistogram(benchmark::State& state) {
+  Rig rig(nicc::spray::Policy::kOps, nicc::verbs::CcMode::kDcqcn, /*timestamps=*/true);
+  nicc::verbs::LatencyHistogram lat;
+  rig.ps->set_latency_histogram(&lat);
+  RunMessages(state, rig);
+  rig.ps->set_latency_histogram(nullptr);
+  if (lat.count() == 0) state.SkipWithError("no completion recorded");
+}
+BENCHMARK(BM_ShimPerMessageWithLatencyHistogram);
+
 // The fake device alone: ibv_post_send + ibv_start_poll/ibv_end_poll on one QP.
 void BM_FakeDeviceOnly(benchmark::State& state) {
   Rig rig(nicc::spray::Policy::kEcmp, nicc::verbs::CcMode::kNone, true);

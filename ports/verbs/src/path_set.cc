@@ -417,6 +417,7 @@ void PathSet::OnCompletion(uint64_t wr_id, ibv_wc_status status, uint64_t ts_cyc
   }
   ++p.stats.completed;
   p.stats.bytes += p.post_len[slot];
+  if (latency_ != nullptr) latency_->Record(rtt_ns);
   if (rtt_ns != 0) {
     p.stats.last_rtt_ns = rtt_ns;
     if (p.stats.min_rtt_ns == 0 || rtt_ns < p.stats.min_rtt_ns) p.stats.min_rtt_ns = rtt_ns;

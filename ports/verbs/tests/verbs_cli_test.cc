@@ -211,7 +211,11 @@ bool HostHasRdmaDevice() {
 TEST(CliBinaryTest, WithoutDevicesEveryCommandSaysSoAndExits2) {
   if (HostHasRdmaDevice()) GTEST_SKIP() << "this host has an RDMA device";
   TempTree t;
-  for (const char* cmd : {"list", "doctor", "run --peer_gid=::1 --peer_qpns=1,2 --rkey=1"}) {
+  // run in every connection mode looks for a device first (before any
+  // waiting for a peer): --server, HOST, --rdma-cm (both roles), manual.
+  for (const char* cmd : {"list", "doctor", "run --peer_gid=::1 --peer_qpns=1,2 --rkey=1",
+                          "run --server --timeout_s=1", "run 127.0.0.1 --timeout_s=1",
+                          "run 127.0.0.1 --rdma-cm --timeout_s=1", "run --server --rdma-cm"}) {
     std::string out;
     EXPECT_EQ(RunCli(std::string(cmd) + " --sysfs_root=" + t.Path("sys"), &out), 2) << cmd;
     EXPECT_THAT(out, HasSubstr("no RDMA device found")) << cmd;
@@ -224,7 +228,9 @@ TEST(CliBinaryTest, HelpDocumentsCommandsAndFlags) {
   std::string out;
   RunCli("--help", &out);
   for (const char* s : {"list", "doctor", "run", "--peer_qpns", "--sysfs_root", "--procfs_root",
-                        "--debugfs_root", "--spray", "--cc", "rdma_rxe"})
+                        "--debugfs_root", "--spray", "--cc", "rdma_rxe", "--server", "--tcp_port",
+                        "--timeout_s", "--rdma_cm", "--json", "--plot", "cc show|apply|diff",
+                        "--profile", "--set", "--scenario", "-D (seconds)"})
     EXPECT_THAT(out, HasSubstr(s));
   std::string bad;
   EXPECT_EQ(RunCli("frobnicate", &bad), 2);

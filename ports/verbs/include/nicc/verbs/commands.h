@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -25,6 +26,9 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitNoDevice = 2;
 constexpr int kExitUsage = 2;
+// run: the peer is not there or stopped answering (connection refused, no
+// client within --timeout_s, the peer silent for --timeout_s).
+constexpr int kExitNoPeer = 3;
 
 struct ListOptions {
   bool all_counters = false;  // every counter, not only the congestion-related ones
@@ -36,6 +40,19 @@ int CmdDoctor(VerbsApi* api, const HostRoots& roots, const DoctorOptions& opt, s
               std::ostream& err);
 
 struct RunOptions {
+  // Connection setup. The default is the TCP exchange (exchange.h):
+  // `server` listens, a non-empty `host` connects to it. With neither, the
+  // manual mode: the initiator takes --peer_gid/--peer_qpns/..., the
+  // target (role "target") reads the initiator's 'local:' line from `in`.
+  bool server = false;
+  std::string host;
+  uint16_t tcp_port = 18515;     // perftest's default
+  double timeout_s = 30;         // connect / accept / each handshake step
+  bool rdma_cm = false;          // librdmacm instead of TCP (rdma_cm_link.h)
+  std::string json_path;         // --json: the report as JSON
+  std::string plot_path;         // --plot: PNG of rate and per-path throughput
+  std::string plot_script;       // tools/plot_run.py
+  std::function<void(uint16_t)> on_listening;  // server: the TCP port, once listening
   std::string device;            // empty = first device
   uint8_t port = 1;
   int gid_index = -1;            // -1 = first RoCE v2 GID in sysfs, else 0
@@ -50,7 +67,7 @@ struct RunOptions {
   uint32_t msg_size = 65536;
   uint64_t messages = 1000;      // 0 = until duration ends
   double duration_s = 10;
-  uint32_t num_paths = 0;        // 0 = number of peer QPNs (target: required)
+  uint32_t num_paths = 0;        // 0 = peer QPN count (manual), 4 (client); the server takes the client's
   std::string cc = "dcqcn";      // none | dcqcn
   std::string spray = "ops";     // ecmp | ops | bitmap | reps | plb | dlb
   uint32_t flow_label = 0x1A2B0;
@@ -60,13 +77,14 @@ struct RunOptions {
   uint8_t traffic_class = 106;   // DSCP 26 << 2 | ECT(0)
   uint8_t sl = 0;
   uint32_t mtu = 0;              // 0 = port active MTU, else 256..4096
-  bool wait = true;              // wait for Enter (initiator) / a peer line (target)
+  bool wait = true;              // manual mode: wait for Enter (initiator) / a peer line (target)
   uint32_t cnp_poll_us = 100;    // how often rp_cnp_handled is read
   uint32_t report_ms = 1000;
   uint32_t send_depth = 64;
 };
 
-// `in` supplies the peer line (target) or the Enter (initiator) when wait.
+// `in` supplies the peer line (target) or the Enter (initiator) in the
+// manual mode only; the exchange never reads it.
 int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::istream& in,
            std::ostream& out, std::ostream& err);
 

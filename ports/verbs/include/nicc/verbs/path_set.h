@@ -39,6 +39,7 @@
 #include "nicc/dcqcn.h"
 #include "nicc/spray.h"
 #include "nicc/hal/driver.h"
+#include "nicc/verbs/latency_histogram.h"
 #include "nicc/verbs/verbs_api.h"
 
 namespace nicc {
@@ -167,6 +168,9 @@ class PathSet {
   void Tick();                              // fires the CC timer when due
 
   uint32_t rate_kbps() const;               // the CC's current rate
+  // Completion latency (post -> completion, ns) of every successful WR is
+  // recorded into *h (fixed buckets, no allocation); nullptr = none.
+  void set_latency_histogram(LatencyHistogram* h) { latency_ = h; }
   uint64_t next_send_ns() const { return next_send_ns_; }
   uint32_t pending_path() const { return pending_path_; }  // kNoPath if none
 
@@ -220,6 +224,7 @@ class PathSet {
   uint64_t calib_cycles_ = 0;
   uint64_t calib_host_ns_ = 0;
   uint64_t next_calib_ns_ = 0;
+  LatencyHistogram* latency_ = nullptr;
 };
 
 // Cycles of an HCA clock at `khz` kHz -> ns, without overflow for any
