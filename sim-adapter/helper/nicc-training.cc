@@ -377,7 +377,8 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
     m_info.ranks = static_cast<uint32_t>(m_rings.size() * m_rings[0].size());
     m_info.tp = tp;
     m_info.tpGroups = static_cast<uint32_t>(m_tpGroups.size());
-    m_info.tpNvlink = !m_tpGroups.empty() && Num(s, "nvlink_gbps") > 0;
+    // NVLink carries the TP rings when each TP group is inside one server.
+    m_info.tpNvlink = !m_tpGroups.empty() && Num(s, "nvlink_gbps") > 0 && groupSize % tp == 0;
     m_info.iterationsPlanned = spec.iterations;
     m_info.spec = spec;
     m_info.computeNs = m_timeline.ComputeNs();

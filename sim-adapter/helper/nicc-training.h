@@ -103,7 +103,7 @@ struct NiccTrainingResult
     uint32_t rings{0};       ///< DP rings (with tp > 1: the DP groups)
     uint32_t tp{1};          ///< tensor-parallel degree
     uint32_t tpGroups{0};    ///< TP groups (ranks / tp; 0 without TP)
-    bool tpNvlink{false};    ///< the TP all-reduces inside a server ran over NVLink
+    bool tpNvlink{false};    ///< NVLink on and every TP group inside one server (its rings over NVLink)
     uint32_t iterationsPlanned{0};
     NiccTrainingSpec spec;   ///< as run
     int64_t computeNs{0};    ///< F + B + O

@@ -241,6 +241,31 @@ class MicrobatchTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(it.endNs, 720000, "+50");
         NS_TEST_EXPECT_MSG_EQ(it.TpNs(), 0, "no TP");
 
+        // The t = 2 example with 2 micro-batches: micro-batch 0 as in the
+        // one-micro-batch case but without buckets (its TP ends at 380);
+        // micro-batch 1 from 380: forward TP 430-445, 495-510; layer 1's
+        // backward ends at 590 (bucket 0: 590-660), TP 590-615; layer 0's
+        // at 735 (bucket 1: 735-765), TP 735-760; end max(765, 760) + 30.
+        NiccTrainingSpec m = TpSpec(1);
+        m.microbatches = 2;
+        NS_TEST_ASSERT_MSG_EQ(
+            NiccRunTrainingTimeline(m, [](const NiccTrainingRequest& rq) { return Cost(rq, 20); }, &tl, &err), true,
+            err);
+        const auto& mt = tl.Iterations()[0];
+        NS_TEST_EXPECT_MSG_EQ(tl.TpAllReducesPerIteration(), 8u, "2 micro-batches x 2 layers x 2 passes");
+        NS_TEST_ASSERT_MSG_EQ(mt.tpAllReduces.size(), 8u, "8 TP all-reduces");
+        NS_TEST_EXPECT_MSG_EQ(mt.tpAllReduces[3].endNs, 380000, "micro-batch 0 ends");
+        NS_TEST_EXPECT_MSG_EQ(mt.tpAllReduces[4].microbatch, 1u, "micro-batch 1");
+        NS_TEST_EXPECT_MSG_EQ(mt.tpAllReduces[4].startNs, 430000, "380 + 50");
+        NS_TEST_EXPECT_MSG_EQ(mt.allReduces[0].readyNs, 590000, "bucket 0 in the last backward");
+        NS_TEST_EXPECT_MSG_EQ(mt.allReduces[0].endNs, 660000, "+70");
+        NS_TEST_EXPECT_MSG_EQ(mt.allReduces[1].startNs, 735000, "bucket 1");
+        NS_TEST_EXPECT_MSG_EQ(mt.computeEndNs, 760000, "last TP");
+        NS_TEST_EXPECT_MSG_EQ(mt.endNs, 795000, "765 + 30");
+        NS_TEST_EXPECT_MSG_EQ(tl.ComputeNs(), 630000, "2 (F + B) + O");
+        NS_TEST_EXPECT_MSG_EQ(mt.TpNs(), 160000, "2 x 80 us");
+        NS_TEST_EXPECT_MSG_EQ(mt.DpExposedNs(tl.ComputeNs()), 5000, "795 - 630 - 160");
+
         // gpt-18.4b at t = 8, b = 1: per layer 96 s h^2 (1 + s/6h + V/16lh)
         // / 8 = 9.913e11 FLOPs at 135 TFLOP/s = 7.343 ms, 1/4 forward;
         // (12 h^2 + 13 h) / 8 x 2 B = 113 266 176 B per layer; embeddings
