@@ -15,8 +15,9 @@ queue_cdf.csv, links.csv, timeseries.csv). Per folder:
   fct_hpcc.png     FCT slowdown p50 / p95 / p99 per 5% size bucket in the HPCC
                    analysis convention (fct_hpcc.csv), per flow type
   training.png     training job timeline (training.csv, training_buckets.csv,
-                   key `training`): per iteration the compute bars (forward,
-                   backward, optimizer) and one all-reduce bar per bucket
+                   training_tp.csv, key `training`): per iteration the compute
+                   bars (forward, backward, optimizer), one all-reduce bar per
+                   bucket and, with training_tp > 1, one per TP all-reduce
   link_util.png    heat map of fabric link utilization, links x time
                    (link_util.csv, key `link_util_interval_us`)
 With two or more folders also compare.png (p99 slowdown vs size and queue
@@ -144,18 +145,40 @@ def plot_training(plt, folder, name):
         tr = json.load(f).get("training", {})
     fwd = float(tr.get("forward_us", 0)) * 1e3
     bwd = float(tr.get("backward_us", 0)) * 1e3
+    micro = int(tr.get("microbatches", 1) or 1)
+    tps = [r for r in read_csv(os.path.join(folder, "training_tp.csv")) if r.get("end_ns")]
     ms = 1e-6  # ns -> ms
-    fig, ax = plt.subplots(figsize=(9, 3.2))
+    top = 3.1 if tps else 2.1  # the compute row; with TP a TP row below it
+    fig, ax = plt.subplots(figsize=(9, 3.6 if tps else 3.2))
     for r in its:
         s0 = float(r["start_ns"])
         ce = float(r["compute_end_ns"])
         le = float(r["last_allreduce_end_ns"])
         end = float(r["end_ns"])
-        ax.broken_barh([(s0 * ms, fwd * ms)], (2.1, 0.8), color="tab:blue")
-        ax.broken_barh([((s0 + fwd) * ms, bwd * ms)], (2.1, 0.8), color="tab:orange")
-        ax.broken_barh([(le * ms, (end - le) * ms)], (2.1, 0.8), color="tab:green")
+        if tps:
+            # Compute runs between the TP all-reduces (which block it).
+            prev = s0
+            for t in tps:
+                if t["iteration"] != r["iteration"]:
+                    continue
+                st = float(t["start_ns"])
+                colour = "tab:orange" if t["pass"] == "backward" else "tab:blue"
+                ax.broken_barh([(prev * ms, (st - prev) * ms)], (top, 0.8), color=colour)
+                prev = float(t["end_ns"])
+        else:
+            for u in range(micro):
+                m0 = s0 + u * (fwd + bwd)
+                ax.broken_barh([(m0 * ms, fwd * ms)], (top, 0.8), color="tab:blue")
+                ax.broken_barh([((m0 + fwd) * ms, bwd * ms)], (top, 0.8), color="tab:orange")
+        opt = max(le, ce)
+        ax.broken_barh([(opt * ms, (end - opt) * ms)], (top, 0.8), color="tab:green")
         if le > ce:
-            ax.broken_barh([(ce * ms, (le - ce) * ms)], (2.1, 0.8), color="lightgrey")
+            ax.broken_barh([(ce * ms, (le - ce) * ms)], (top, 0.8), color="lightgrey")
+    for t in tps:
+        st = float(t["start_ns"])
+        en = float(t["end_ns"])
+        ax.broken_barh([(st * ms, (en - st) * ms)], (2.1, 0.8), color="black" if t["pass"] == "backward"
+                       else "tab:gray", edgecolor="black", linewidth=0.3)
     colours = ["tab:purple", "tab:red", "tab:brown", "tab:pink", "tab:olive", "tab:cyan"]
     for r in bks:
         b = int(r["bucket"])
@@ -165,14 +188,23 @@ def plot_training(plt, folder, name):
         ax.broken_barh([(st * ms, (en - st) * ms)], (1.1, 0.8), color=colours[b % len(colours)],
                        edgecolor="black", linewidth=0.3)
         ax.plot([rd * ms], [1.0], marker="^", color=colours[b % len(colours)], markersize=4)
-    ax.set_yticks([1.5, 2.5])
-    ax.set_yticklabels(["all-reduce\n(per bucket)", "compute"])
-    ax.set_ylim(0.8, 3.1)
-    ax.set_xlabel("time (ms)   blue forward, orange backward, grey exposed communication, "
-                  "green optimizer; ^ bucket ready")
+    if tps:
+        ax.set_yticks([1.5, 2.5, 3.5])
+        ax.set_yticklabels(["DP all-reduce\n(per bucket)", "TP all-reduce\n(per layer)", "compute"])
+        ax.set_ylim(0.8, 4.1)
+        ax.set_xlabel("time (ms)   blue forward, orange backward, light grey exposed DP communication, "
+                      "green optimizer; TP: grey forward, black backward (blocking); ^ bucket ready")
+    else:
+        ax.set_yticks([1.5, 2.5])
+        ax.set_yticklabels(["all-reduce\n(per bucket)", "compute"])
+        ax.set_ylim(0.8, 3.1)
+        ax.set_xlabel("time (ms)   blue forward, orange backward, grey exposed communication, "
+                      "green optimizer; ^ bucket ready")
     ax.xaxis.label.set_size(7)
     share = float(tr.get("exposed_comm_share", 0))
-    ax.set_title(f"{name}: training, {tr.get('preset', '')}, {tr.get('ranks', '')} ranks, "
+    tp_note = (f", TP {tr.get('tp')} ({float(tr.get('mean_tp_comm_us', 0)) / 1e3:.2f} ms TP)"
+               if tps else "")
+    ax.set_title(f"{name}: training, {tr.get('preset', '')}, {tr.get('ranks', '')} ranks{tp_note}, "
                  f"{float(tr.get('mean_iteration_us', 0)) / 1e3:.2f} ms per iteration, "
                  f"{100 * share:.1f}% exposed comm", fontsize=9)
     ax.grid(True, axis="x", alpha=0.3)

@@ -130,12 +130,13 @@ ScenarioKeyRows()
      "receiver's rail, then goes on that rail (1 fabric switch, not rail-spine-rail); a transfer "
      "inside a server goes over NVLink only"},
     // Training job (nicc-training.h, docs/training.md)
-    {"training", "off|resnet50|custom", 0, 0, "off",
+    {"training", "off|resnet50|gpt-18.4b|custom", 0, 0, "off",
      "fabric: a data-parallel training job: iterations of forward, backward (gradients all-reduced "
      "in DDP buckets as they are ready, one all-reduce at a time, rings from allreduce_ring) and "
-     "optimizer; resnet50 = the ResNet-50 preset (parameters and compute times with their sources: "
+     "optimizer; resnet50 = the ResNet-50 preset, gpt-18.4b = a GPT layer stack with tensor "
+     "parallelism (Megatron-LM; parameters and compute times with their sources: "
      "NiccTrainingPresets, docs/training.md); custom = the training_* keys. Outputs training.csv, "
-     "training_buckets.csv, summary.json 'training', training.png"},
+     "training_buckets.csv, training_tp.csv, summary.json 'training', training.png"},
     {"training_iterations", "uint", 1, 1e6, "3", "training: iterations to run"},
     {"training_start_us", "double", 0, 1e8, "0", "training: start of the first iteration's forward"},
     {"training_forward_us", "double", -1, 1e9, "-1",
@@ -162,6 +163,27 @@ ScenarioKeyRows()
     {"training_ranks", "uint", 0, 1e6, "0",
      "training: data-parallel ranks (one per NIC); 0 = every host; fewer: the first ones of the "
      "interleaved / sequential ring"},
+    {"training_tp", "uint", 0, 1024, "0",
+     "training: tensor-parallel degree t; 0 = the preset's (gpt-18.4b: 8, the GPUs of a server; "
+     "else 1 = pure data parallel); t consecutive hosts form a TP group whose all-reduces after "
+     "every layer's forward and backward block the compute (over NVLink inside a server when "
+     "nvlink_gbps > 0); the DP groups are the ranks with the same index in their TP group"},
+    {"training_model_layers", "int", -1, 1e5, "-1",
+     "training: layers of the stack; -1 = the preset's (gpt-18.4b: 40; fewer = its first layers, "
+     "per-layer figures unchanged); with resnet50 / custom > 0 = gradients and backward split into "
+     "that many equal layers (needed for training_tp > 1 without training_layers_file)"},
+    {"training_micro_batch", "double", -1, 1e6, "-1",
+     "training: gpt-18.4b sequences per micro-batch b (compute and TP bytes scale with it); "
+     "-1 = the preset's (1)"},
+    {"training_microbatches", "uint", 1, 1e6, "1",
+     "training: forward + backward passes per iteration (gradient accumulation); the buckets fill "
+     "during the last backward"},
+    {"training_tp_forward_bytes", "int", -1, 1e12, "-1",
+     "training: bytes per rank of the TP all-reduce after each layer's forward (its all-reduces "
+     "combined); -1 = the preset's (gpt-18.4b: 2 b s h fp16 values); required with custom and t > 1"},
+    {"training_tp_backward_bytes", "int", -1, 1e12, "-1",
+     "training: bytes per rank of the TP all-reduce after each layer's backward; -1 = the preset's "
+     "(gpt-18.4b: 4 b s h fp16 values, with the recomputed forward's); required with custom and t > 1"},
     {"alltoall_bytes", "uint", 0, 1e12, "0",
      "fabric: all-to-all buffer per rank over every host (0 = off); n - 1 pairwise steps of "
      "bytes / n each"},

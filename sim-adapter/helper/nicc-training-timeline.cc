@@ -24,19 +24,20 @@ NiccTrainingBuckets(const NiccTrainingSpec& spec)
         // cap; it is ready when that layer's backward has run.
         uint64_t held = 0;
         int64_t t = 0;
-        for (const NiccTrainingLayer& l : spec.layers)
+        const uint32_t last = static_cast<uint32_t>(spec.layers.size() - 1);
+        for (uint32_t i = 0; i <= last; ++i)
         {
-            t += l.backwardNs;
-            held += l.bytes;
+            t += spec.layers[i].backwardNs;
+            held += spec.layers[i].bytes;
             if (held >= capOf(out.size()))
             {
-                out.push_back({held, t});
+                out.push_back({held, t, i});
                 held = 0;
             }
         }
         if (held > 0)
         {
-            out.push_back({held, t});
+            out.push_back({held, t, last});
         }
         return out;
     }
@@ -68,6 +69,11 @@ NiccTrainingTimeline::Init(const NiccTrainingSpec& spec, std::string* error)
         *error = "training: iterations must be at least 1";
         return false;
     }
+    if (spec.microbatches == 0)
+    {
+        *error = "training: microbatches must be at least 1";
+        return false;
+    }
     if (spec.forwardNs < 0 || spec.backwardNs < 0 || spec.optimizerNs < 0)
     {
         *error = "training: forward, backward and optimizer times must be >= 0";
@@ -97,7 +103,18 @@ NiccTrainingTimeline::Init(const NiccTrainingSpec& spec, std::string* error)
         *error = "training: gradient bytes must be > 0";
         return false;
     }
+    m_tp = spec.tpForwardBytes > 0 || spec.tpBackwardBytes > 0;
+    if (m_tp && (spec.layers.empty() || spec.tpForwardBytes == 0 || spec.tpBackwardBytes == 0))
+    {
+        *error = "training: tensor parallelism needs layers and both TP all-reduce sizes > 0";
+        return false;
+    }
     m_buckets = NiccTrainingBuckets(spec);
+    m_closes.assign(spec.layers.size(), -1);
+    for (size_t b = 0; b < m_buckets.size() && !spec.layers.empty(); ++b)
+    {
+        m_closes[m_buckets[b].lastLayer] = static_cast<int32_t>(b);
+    }
     return !m_buckets.empty();
 }
 
@@ -107,32 +124,144 @@ NiccTrainingTimeline::BeginIteration(int64_t startNs)
     NiccTrainingIteration it;
     it.index = static_cast<uint32_t>(m_iterations.size());
     it.startNs = startNs;
-    it.computeEndNs = startNs + m_spec.forwardNs + m_backwardNs;
-    const int64_t backwardStart = startNs + m_spec.forwardNs;
-    // Bucket 0 starts when ready; later ones are filled in as they start.
-    it.allReduces.push_back({0, m_buckets[0].bytes, backwardStart + m_buckets[0].readyOffsetNs,
-                             backwardStart + m_buckets[0].readyOffsetNs, -1});
     m_iterations.push_back(std::move(it));
+    m_ready.assign(m_buckets.size(), -1);
+    if (m_tp)
+    {
+        m_iterations.back().computeEndNs = -1;
+        m_pos = 0;
+        Compute(startNs);
+        return;
+    }
+    // The buckets fill during the last micro-batch's backward.
+    const int64_t perMicro = m_spec.forwardNs + m_backwardNs;
+    const int64_t backwardStart = startNs + (m_spec.microbatches - 1) * perMicro + m_spec.forwardNs;
+    m_iterations.back().computeEndNs = startNs + m_spec.microbatches * perMicro;
+    for (size_t b = 0; b < m_buckets.size(); ++b)
+    {
+        m_ready[b] = backwardStart + m_buckets[b].readyOffsetNs;
+    }
+    NextBucket();
+}
+
+void
+NiccTrainingTimeline::Compute(int64_t t)
+{
+    const uint32_t layers = Layers();
+    const uint32_t micro = m_pos / (2 * layers);
+    const uint32_t q = m_pos % (2 * layers);
+    const bool backward = q >= layers;
+    NiccTrainingTpAllReduce a{};
+    a.microbatch = micro;
+    a.backward = backward;
+    int64_t end = t;
+    if (!backward)
+    {
+        // Forward of layer q: F split evenly, the remainders spread.
+        a.layer = q;
+        end += m_spec.forwardNs * (q + 1) / layers - m_spec.forwardNs * q / layers;
+        a.bytes = m_spec.tpForwardBytes;
+    }
+    else
+    {
+        const uint32_t j = q - layers; // backward order
+        a.layer = layers - 1 - j;
+        end += m_spec.layers[j].backwardNs;
+        a.bytes = m_spec.tpBackwardBytes;
+        if (micro + 1 == m_spec.microbatches && m_closes[j] >= 0)
+        {
+            m_ready[m_closes[j]] = end; // its weight gradients are complete
+        }
+    }
+    a.startNs = end;
+    a.endNs = -1;
+    m_iterations.back().tpAllReduces.push_back(a);
+    ++m_seq[1];
+    NextBucket();
+}
+
+void
+NiccTrainingTimeline::NextBucket()
+{
+    NiccTrainingIteration& it = m_iterations.back();
+    if (!it.allReduces.empty() && it.allReduces.back().endNs < 0)
+    {
+        return; // the stream is busy
+    }
+    const size_t next = it.allReduces.size();
+    if (next >= m_buckets.size() || m_ready[next] < 0)
+    {
+        return;
+    }
+    const int64_t ready = m_ready[next];
+    const int64_t start = next == 0 ? ready : std::max(ready, it.allReduces.back().endNs);
+    it.allReduces.push_back({static_cast<uint32_t>(next), m_buckets[next].bytes, ready, start, -1});
+    ++m_seq[0];
+}
+
+void
+NiccTrainingTimeline::MaybeEnd()
+{
+    NiccTrainingIteration& it = m_iterations.back();
+    if (it.Done() || it.computeEndNs < 0 || it.allReduces.size() < m_buckets.size() ||
+        it.allReduces.back().endNs < 0)
+    {
+        return;
+    }
+    it.lastAllReduceEndNs = it.allReduces.back().endNs;
+    it.endNs = std::max(it.lastAllReduceEndNs, it.computeEndNs) + m_spec.optimizerNs;
+    if (m_iterations.size() < m_spec.iterations)
+    {
+        BeginIteration(it.endNs);
+    }
 }
 
 void
 NiccTrainingTimeline::Start(int64_t startNs)
 {
     m_iterations.clear();
+    m_seq[0] = m_seq[1] = 0;
     m_started = true;
     BeginIteration(startNs);
+}
+
+std::vector<NiccTrainingRequest>
+NiccTrainingTimeline::PendingAll() const
+{
+    std::vector<NiccTrainingRequest> out;
+    if (!m_started || m_iterations.empty() || m_iterations.back().Done())
+    {
+        return out;
+    }
+    const NiccTrainingIteration& it = m_iterations.back();
+    if (!it.tpAllReduces.empty() && it.tpAllReduces.back().endNs < 0)
+    {
+        const NiccTrainingTpAllReduce& a = it.tpAllReduces.back();
+        out.push_back({it.index, 0, a.bytes, a.startNs, NiccTrainingStream::TP, a.microbatch, a.layer, a.backward,
+                       m_seq[1] - 1});
+    }
+    if (!it.allReduces.empty() && it.allReduces.back().endNs < 0)
+    {
+        const NiccTrainingAllReduce& a = it.allReduces.back();
+        out.push_back({it.index, a.bucket, a.bytes, a.startNs, NiccTrainingStream::DP, 0, 0, false, m_seq[0] - 1});
+    }
+    return out;
 }
 
 bool
 NiccTrainingTimeline::Pending(NiccTrainingRequest* out) const
 {
-    if (!m_started || m_iterations.empty() || m_iterations.back().Done())
+    const std::vector<NiccTrainingRequest> all = PendingAll();
+    if (all.empty())
     {
         return false;
     }
-    const NiccTrainingIteration& it = m_iterations.back();
-    const NiccTrainingAllReduce& ar = it.allReduces.back();
-    *out = {it.index, ar.bucket, ar.bytes, ar.startNs};
+    // TP first in the list: it wins a tie.
+    *out = all[0];
+    for (const NiccTrainingRequest& r : all)
+    {
+        *out = r.startNs < out->startNs ? r : *out;
+    }
     return true;
 }
 
@@ -140,32 +269,51 @@ void
 NiccTrainingTimeline::Done(int64_t endNs)
 {
     NiccTrainingRequest pending;
-    if (!Pending(&pending))
+    if (Pending(&pending))
+    {
+        Done(pending.stream, endNs);
+    }
+}
+
+void
+NiccTrainingTimeline::Done(NiccTrainingStream stream, int64_t endNs)
+{
+    if (!m_started || m_iterations.empty() || m_iterations.back().Done())
     {
         return; // nothing running
     }
     NiccTrainingIteration& it = m_iterations.back();
-    NiccTrainingAllReduce& ar = it.allReduces.back();
-    ar.endNs = std::max(endNs, ar.startNs);
-    const uint32_t next = ar.bucket + 1;
-    if (next < m_buckets.size())
+    if (stream == NiccTrainingStream::DP)
     {
-        const int64_t ready = it.startNs + m_spec.forwardNs + m_buckets[next].readyOffsetNs;
-        it.allReduces.push_back({next, m_buckets[next].bytes, ready, std::max(ready, ar.endNs), -1});
+        if (it.allReduces.empty() || it.allReduces.back().endNs >= 0)
+        {
+            return;
+        }
+        NiccTrainingAllReduce& ar = it.allReduces.back();
+        ar.endNs = std::max(endNs, ar.startNs);
+        NextBucket();
+        MaybeEnd();
         return;
     }
-    it.lastAllReduceEndNs = ar.endNs;
-    it.endNs = ar.endNs + m_spec.optimizerNs;
-    if (m_iterations.size() < m_spec.iterations)
+    if (it.tpAllReduces.empty() || it.tpAllReduces.back().endNs >= 0)
     {
-        BeginIteration(it.endNs);
+        return;
     }
+    NiccTrainingTpAllReduce& a = it.tpAllReduces.back();
+    a.endNs = std::max(endNs, a.startNs);
+    if (++m_pos < TpAllReducesPerIteration())
+    {
+        Compute(a.endNs);
+        return;
+    }
+    it.computeEndNs = a.endNs;
+    MaybeEnd();
 }
 
 bool
 NiccTrainingTimeline::Finished() const
 {
-    return m_iterations.size() == m_spec.iterations && m_iterations.back().Done();
+    return m_started && m_iterations.size() == m_spec.iterations && m_iterations.back().Done();
 }
 
 NiccTrainingSummary
@@ -174,6 +322,7 @@ NiccTrainingTimeline::Summary() const
     NiccTrainingSummary s;
     double sum = 0;
     double exposed = 0;
+    double tp = 0;
     for (const NiccTrainingIteration& it : m_iterations)
     {
         if (it.Done())
@@ -181,12 +330,15 @@ NiccTrainingTimeline::Summary() const
             ++s.iterationsDone;
             sum += static_cast<double>(it.DurationNs());
             exposed += static_cast<double>(it.ExposedNs(ComputeNs()));
+            tp += static_cast<double>(it.TpNs());
         }
     }
     if (s.iterationsDone > 0)
     {
         s.meanIterationNs = sum / s.iterationsDone;
         s.meanExposedNs = exposed / s.iterationsDone;
+        s.meanTpNs = tp / s.iterationsDone;
+        s.meanDpExposedNs = s.meanExposedNs - s.meanTpNs;
         s.iterationsPerSecond = s.meanIterationNs > 0 ? 1e9 / s.meanIterationNs : 0.0;
         s.exposedShare = s.meanIterationNs > 0 ? s.meanExposedNs / s.meanIterationNs : 0.0;
     }

@@ -33,6 +33,25 @@
  *   exposed comm = (end_k - s_k) - (F + B + O) = end_last - compute end
  * The last bucket is ready only when backward ends, so its whole all-reduce
  * is exposed: exposed comm >= the last bucket's all-reduce time.
+ *
+ * Micro-batches (gradient accumulation): with M > 1 the iteration runs M
+ * forward + backward passes (F and B are per micro-batch) and the buckets
+ * fill during the last backward only: compute = M (F + B) + O.
+ *
+ * Tensor parallelism (a layer stack, tpForwardBytes > 0): the layers of
+ * `layers` (backward order) are also the forward's (forward order = the
+ * reverse, F split evenly over them); after each layer's forward compute
+ * the tensor-parallel group all-reduces tpForwardBytes and after each
+ * layer's backward compute tpBackwardBytes, and the next layer's compute
+ * waits for it (a second stream, on the critical path). A bucket is ready
+ * when the backward compute of its last layer ends (its weight gradients;
+ * the layer's own TP all-reduce carries the input gradient). The DP stream
+ * runs beside the TP stream:
+ *   compute end  = end of the last layer's backward TP all-reduce
+ *   end_k        = max(end_last, compute end) + O
+ *   TP time      = sum of the iteration's TP all-reduce durations (exposed
+ *                  by construction)
+ *   DP exposed   = exposed comm - TP time
  * Units: ns, bytes.
  */
 #ifndef NICC_TRAINING_TIMELINE_H
@@ -66,6 +85,20 @@ struct NiccTrainingSpec
     /// Optional per-layer profile in backward order; empty = gradients
     /// produced uniformly over the backward time.
     std::vector<NiccTrainingLayer> layers;
+    /// Forward + backward passes per iteration (gradient accumulation);
+    /// forwardNs / backwardNs / layers are per micro-batch.
+    uint32_t microbatches{1};
+    /// Tensor-parallel all-reduce bytes per rank after each layer's forward
+    /// and backward compute (0 = no tensor parallelism); needs `layers`.
+    uint64_t tpForwardBytes{0};
+    uint64_t tpBackwardBytes{0};
+};
+
+/// The two communication streams of a job.
+enum class NiccTrainingStream : uint8_t
+{
+    DP = 0, ///< data-parallel gradient buckets (overlap the backward)
+    TP = 1, ///< tensor-parallel activation all-reduces (block the compute)
 };
 
 /// A gradient bucket: bytes and when its gradients are complete, measured
@@ -74,6 +107,7 @@ struct NiccTrainingBucket
 {
     uint64_t bytes;
     int64_t readyOffsetNs;
+    uint32_t lastLayer{0}; ///< with layers: the closing layer (backward order)
 };
 
 /// One bucket all-reduce of one iteration.
@@ -86,29 +120,62 @@ struct NiccTrainingAllReduce
     int64_t endNs; ///< -1 while running
 };
 
+/// One tensor-parallel all-reduce of one iteration.
+struct NiccTrainingTpAllReduce
+{
+    uint32_t microbatch;
+    uint32_t layer;   ///< model layer, forward order (0 = the first)
+    bool backward;
+    uint64_t bytes;
+    int64_t startNs;  ///< = the end of the layer's compute
+    int64_t endNs;    ///< -1 while running
+};
+
 /// One iteration (absolute times, ns).
 struct NiccTrainingIteration
 {
     uint32_t index;
     int64_t startNs;
-    int64_t computeEndNs;   ///< start + F + B
+    /// start + M (F + B); with TP the end of the last backward TP
+    /// all-reduce (-1 until known)
+    int64_t computeEndNs{-1};
     int64_t lastAllReduceEndNs{-1};
-    int64_t endNs{-1};      ///< last all-reduce end + O; -1 while running
+    int64_t endNs{-1};      ///< max(last all-reduce end, compute end) + O; -1 while running
     std::vector<NiccTrainingAllReduce> allReduces;
+    std::vector<NiccTrainingTpAllReduce> tpAllReduces;
     bool Done() const { return endNs >= 0; }
     int64_t DurationNs() const { return endNs - startNs; }
-    /// Iteration time minus F + B + O: communication not hidden by compute.
+    /// Iteration time minus M (F + B) + O: communication not hidden by compute.
     int64_t ExposedNs(int64_t computeNs) const { return DurationNs() - computeNs; }
+    /// Sum of the finished TP all-reduces' durations (all exposed).
+    int64_t TpNs() const
+    {
+        int64_t sum = 0;
+        for (const auto& a : tpAllReduces)
+        {
+            sum += a.endNs >= 0 ? a.endNs - a.startNs : 0;
+        }
+        return sum;
+    }
+    /// Exposed communication of the DP stream: exposed - TP time.
+    int64_t DpExposedNs(int64_t computeNs) const { return ExposedNs(computeNs) - TpNs(); }
 };
 
-/// The all-reduce the timeline wants run next: bucket `bucket` of iteration
-/// `iteration`, `bytes` per rank, starting at `startNs`.
+/// An all-reduce the timeline wants run: on `stream`, of iteration
+/// `iteration`, `bytes` per rank, starting at `startNs`; DP: bucket
+/// `bucket`; TP: `microbatch`, `layer` (forward order), `backward`. `seq`
+/// counts the stream's requests from 0 (a driver starts each once).
 struct NiccTrainingRequest
 {
     uint32_t iteration;
     uint32_t bucket;
     uint64_t bytes;
     int64_t startNs;
+    NiccTrainingStream stream{NiccTrainingStream::DP};
+    uint32_t microbatch{0};
+    uint32_t layer{0};
+    bool backward{false};
+    uint64_t seq{0};
 };
 
 /// DDP's bucket split of a spec (gradients in backward order): the first
@@ -126,12 +193,16 @@ struct NiccTrainingSummary
     double iterationsPerSecond{0};
     double meanExposedNs{0};
     double exposedShare{0}; ///< mean exposed / mean iteration time
+    double meanTpNs{0};         ///< TP all-reduce time per iteration
+    double meanDpExposedNs{0};  ///< exposed - TP time
 };
 
 /**
  * The iteration timeline, driven from outside: Start(), then repeatedly
  * Pending() (the next all-reduce to run) and Done(its end time) until
- * Pending() returns false.
+ * Pending() returns false. With tensor parallelism a DP and a TP all-reduce
+ * may be waiting at once (PendingAll, Done(stream, end)); the results do not
+ * depend on the order in which their ends are reported.
  */
 class NiccTrainingTimeline
 {
@@ -142,27 +213,49 @@ class NiccTrainingTimeline
     bool Init(const NiccTrainingSpec& spec, std::string* error);
     /// Iteration 0 starts at `startNs`.
     void Start(int64_t startNs);
-    /// The all-reduce to run next; false when none is waiting (every
-    /// iteration done, or not started).
+    /// The waiting all-reduce with the earliest start (TP first on a tie);
+    /// false when none is waiting (every iteration done, or not started).
     bool Pending(NiccTrainingRequest* out) const;
-    /// The pending all-reduce ended at `endNs` (>= its start).
+    /// Every waiting all-reduce: at most one per stream.
+    std::vector<NiccTrainingRequest> PendingAll() const;
+    /// The all-reduce Pending() gives ended at `endNs` (>= its start).
     void Done(int64_t endNs);
+    /// The waiting all-reduce of `stream` ended at `endNs`.
+    void Done(NiccTrainingStream stream, int64_t endNs);
     /// Every planned iteration has ended.
     bool Finished() const;
 
     const std::vector<NiccTrainingBucket>& Buckets() const { return m_buckets; }
     const std::vector<NiccTrainingIteration>& Iterations() const { return m_iterations; }
     const NiccTrainingSpec& Spec() const { return m_spec; }
-    /// F + B + O of one iteration.
-    int64_t ComputeNs() const { return m_spec.forwardNs + m_backwardNs + m_spec.optimizerNs; }
+    /// M (F + B) + O of one iteration.
+    int64_t ComputeNs() const
+    {
+        return static_cast<int64_t>(m_spec.microbatches) * (m_spec.forwardNs + m_backwardNs) + m_spec.optimizerNs;
+    }
+    /// Tensor-parallel all-reduces per iteration (2 x layers x M; 0 without).
+    uint32_t TpAllReducesPerIteration() const { return m_tp ? 2 * m_spec.microbatches * Layers() : 0; }
     int64_t BackwardNs() const { return m_backwardNs; }
     NiccTrainingSummary Summary() const;
 
   private:
+    uint32_t Layers() const { return static_cast<uint32_t>(m_spec.layers.size()); }
     void BeginIteration(int64_t startNs);
+    /// TP: run the compute of position m_pos from `t`, then request its TP
+    /// all-reduce.
+    void Compute(int64_t t);
+    /// Start the next DP all-reduce when its bucket is ready and the stream free.
+    void NextBucket();
+    /// End the iteration when both streams and the compute are done.
+    void MaybeEnd();
 
     NiccTrainingSpec m_spec;
     int64_t m_backwardNs{0};
+    bool m_tp{false};
+    std::vector<int64_t> m_ready;      ///< this iteration's bucket ready times (-1 = not yet)
+    std::vector<int32_t> m_closes;     ///< per layer (backward order): the bucket it closes, or -1
+    uint32_t m_pos{0};                 ///< TP: position in the iteration (M x 2 x layers)
+    uint64_t m_seq[2]{0, 0};           ///< requests made per stream
     std::vector<NiccTrainingBucket> m_buckets;
     std::vector<NiccTrainingIteration> m_iterations;
     bool m_started{false};

@@ -433,7 +433,8 @@ NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings
                                  uint64_t bytes,
                                  Time start,
                                  const std::string& name,
-                                 std::function<void()> onDone)
+                                 std::function<void()> onDone,
+                                 bool inServerNvlink)
 {
     if (bytes == 0 || rings.empty())
     {
@@ -454,6 +455,7 @@ NiccWorkload::StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings
     job.kind = NiccFlowKind::ALLREDUCE;
     job.groups = rings;
     job.chunk = std::max<uint64_t>(1, (bytes + rings.size() * n - 1) / (rings.size() * n));
+    job.inServerNvlink = inServerNvlink;
     StartJob(std::move(job), start);
     return true;
 }
@@ -515,7 +517,9 @@ NiccWorkload::Send(uint32_t j, uint32_t src, uint32_t dst, uint64_t bytes)
     ++m_jobs[j].pending;
     const uint32_t server = src / m_perServer;
     const uint32_t rail = dst % m_perServer;
-    if (!m_pxn || (server != dst / m_perServer && src % m_perServer == rail))
+    const bool sameServer = server == dst / m_perServer;
+    const bool local = sameServer && !m_gpus.empty() && m_jobs[j].inServerNvlink;
+    if (!local && (!m_pxn || (!sameServer && src % m_perServer == rail)))
     {
         m_flowJob.emplace(Add(src, dst, bytes, kind), j);
         CountHops(j, m_hosts[src], m_hosts[dst]);
@@ -523,7 +527,7 @@ NiccWorkload::Send(uint32_t j, uint32_t src, uint32_t dst, uint64_t bytes)
     }
     NiccCollectiveResult& r = m_jobs[j].result;
     ++r.nvlinkFlows;
-    if (server == dst / m_perServer)
+    if (sameServer)
     {
         // Inside the server: NVLink only.
         m_flowJob.emplace(AddNodes(m_gpus[src], m_gpus[dst], bytes, kind, Simulator::Now()), j);

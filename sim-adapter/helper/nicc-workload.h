@@ -193,12 +193,16 @@ class NiccWorkload
     /// unequal size or fewer than 2 ranks.
     bool StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings, uint64_t bytes, Time start);
     /// The same, named `name` in GetCollectives(), calling `onDone` when its
-    /// last step ends (`start` is a delay from now, as above).
+    /// last step ends (`start` is a delay from now, as above). With
+    /// `inServerNvlink` a transfer between two NICs of the same server runs
+    /// over the server's NVLink (SetIntraServer) even without pxn (tensor
+    /// parallelism inside a server); other transfers as without it.
     bool StartRingAllReduce(const std::vector<std::vector<uint32_t>>& rings,
                             uint64_t bytes,
                             Time start,
                             const std::string& name,
-                            std::function<void()> onDone);
+                            std::function<void()> onDone,
+                            bool inServerNvlink = false);
     /// Double-binary-tree all-reduce (NiccTreeAllReducePlan) over each of
     /// `groups`, each group reducing its share ceil(bytes / groups) (as
     /// parallel rings do); named `name`, `onDone` at its end. False (nothing started)
@@ -274,6 +278,7 @@ class NiccWorkload
         std::function<void()> onDone;
         /// Explicit steps (tree); empty: `groups` in the ring / all-to-all pattern.
         std::vector<std::vector<NiccTransfer>> plan;
+        bool inServerNvlink{false}; ///< same-server transfers over NVLink
     };
     /// The second leg of a relayed transfer, started when the NVLink leg ends.
     struct Relay
