@@ -36,10 +36,17 @@ bool CheckEmittedC(const std::string& c, std::string* why) {
         const char s = c[j];
         if (s == '"') break;
         if (s == '\\') {
-          if (j + 1 >= n || (c[j + 1] != '\\' && c[j + 1] != '"')) return Bad(why, j, "bad escape in string literal");
-          j += 2;
+          if (j + 1 < n && (c[j + 1] == '\\' || c[j + 1] == '"' || c[j + 1] == '?')) {
+            j += 2;
+          } else if (j + 3 < n && c[j + 1] >= '0' && c[j + 1] <= '3' && c[j + 2] >= '0' && c[j + 2] <= '7' &&
+                     c[j + 3] >= '0' && c[j + 3] <= '7') {
+            j += 4;  // three octal digits: one byte
+          } else {
+            return Bad(why, j, "bad escape in string literal");
+          }
           continue;
         }
+        if (s == '?' && j + 1 < n && c[j + 1] == '?') return Bad(why, j, "'??' in a string literal (a trigraph)");
         if (s < 0x20 || s > 0x7e) return Bad(why, j, "byte " + std::to_string(static_cast<unsigned char>(s)) +
                                                           " inside a string literal");
         ++j;

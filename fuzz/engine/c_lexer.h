@@ -14,7 +14,8 @@ namespace nicc_fuzz {
 
 // Tokens accepted: identifiers (not starting with a digit), decimal
 // integers with an optional 'u' suffix (a leading '-' is punctuation), string
-// literals of printable ASCII with only \\ and \" escapes, block comments,
+// literals of printable ASCII with only \\, \", \? and three-digit octal
+// escapes and no "??" (a trigraph under -std=c99), block comments,
 // the preprocessor lines `#include "..."` and `#define`, and the punctuation
 // { } ( ) [ ] , ; = * & - > . / and whitespace. Brackets must balance and
 // nest. False with the first problem and its byte offset in *why.

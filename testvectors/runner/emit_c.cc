@@ -38,6 +38,26 @@ std::string Ident(const std::string& name) {
   return id;
 }
 
+// `text` as a C string literal: quote, backslash and '?' (trigraphs, on
+// under -std=c99) escaped, bytes outside printable ASCII as octal escapes.
+std::string CString(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\' || c == '?') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c > 0x7e) {
+      const char oct[] = {'\\', static_cast<char>('0' + (c >> 6)), static_cast<char>('0' + ((c >> 3) & 7)),
+                          static_cast<char>('0' + (c & 7)), 0};
+      out += oct;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
 // ---- parameters -------------------------------------------------------------
 
 // `p-><table>.<row> = <value>u;` for every row of table t, after the
@@ -411,9 +431,9 @@ bool EmitOne(const VectorFile& v, const std::string& var, std::ostringstream& o,
     << "  nicc_fw_params_default(p, 100000);\n"
     << params.str() << "}\n\n";
   if (n > 0) o << "static const nicc_fw_vec_step " << id << "_steps[] = {\n" << steps.str() << "};\n\n";
-  o << "static const nicc_fw_vector " << var << " = {\"" << v.name << "\", " << id << "_params, " << v.seed
+  o << "static const nicc_fw_vector " << var << " = {" << CString(v.name) << ", " << id << "_params, " << v.seed
     << "u, " << v.seed << "u, " << (n > 0 ? id + "_steps" : "0") << ", " << n << "u, " << status << ", "
-    << (error_vector ? "\"" + v.expect_status_field + "\"" : "0") << "};\n";
+    << (error_vector ? CString(v.expect_status_field) : "0") << "};\n";
   return true;
 }
 
