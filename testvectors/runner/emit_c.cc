@@ -32,8 +32,10 @@ bool Fail(std::string* why, const std::string& text) {
   return false;
 }
 
+// A C identifier from a vector name: other characters become '_', and a
+// name that starts with a digit gets a 'v' in front.
 std::string Ident(const std::string& name) {
-  std::string id;
+  std::string id = !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) ? "v" : "";
   for (char c : name) id += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   return id;
 }
