@@ -346,10 +346,13 @@ const AlgoRow* FindAlgo(const std::string& algo) {
 
 // ---- expectations ------------------------------------------------------------------
 
+// The allowed difference, saturated at the C field's 2^32 - 1 (a wider
+// one allows every value just the same); a double past that has no
+// uint32_t conversion.
 uint32_t Tol(const Expectation& x) {
   if (x.compare == Compare::kExact) return 0;
   const double t = std::max(x.rel * std::fabs(static_cast<double>(x.value)), static_cast<double>(x.abs));
-  return static_cast<uint32_t>(std::floor(t));
+  return t >= 4294967295.0 ? 0xFFFFFFFFu : static_cast<uint32_t>(std::floor(t));
 }
 
 // Code of a status name from the one status table; -1 if unknown.
