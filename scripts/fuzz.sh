@@ -62,8 +62,8 @@ mkdir -p "$top/build/fuzz/logs"
 cp "$log" "$top/build/fuzz/logs/$target.log"
 
 last=$(grep -E '^#[0-9]+' "$log" | tail -1)
-runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{print $2}')
-eps=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | awk '{print $2}')
+runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | tail -1 | awk '{print $2}')
+eps=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | tail -1 | awk '{print $2}')
 edges=$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}')
 ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | awk '{print $2}')
 [ -n "$runs" ] || runs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#')

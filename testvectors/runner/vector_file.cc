@@ -9,9 +9,6 @@
 
 namespace nicc_vectors {
 
-namespace {
-
-// Event kinds each algorithm accepts.
 const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
   static const std::map<std::string, std::set<std::string>> kinds = {
       {"dcqcn", {"cnp", "timer", "tx", "rx"}},
@@ -25,6 +22,8 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
   };
   return kinds;
 }
+
+namespace {
 
 std::vector<std::string> Split(const std::string& line) {
   std::vector<std::string> out;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,10 @@ bool ParseVector(const std::string& path, const std::string& text, VectorFile* o
 
 // Reads and parses a file.
 bool LoadVector(const std::string& path, VectorFile* out, ParseError* err);
+
+// The parser's table: each `algo` name and the event kinds (`at T KIND`)
+// it accepts.
+const std::map<std::string, std::set<std::string>>& KindsByAlgo();
 
 // Helpers shared with the executor: strict integer parsing (decimal or 0x
 // hex, whole token, range-checked).
