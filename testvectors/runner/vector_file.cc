@@ -98,6 +98,8 @@ class Parser {
     if (k == "algo") {
       if (!NeedArgs(t, 2, line)) return false;
       if (!KindsByAlgo().count(t[1])) return Fail(line, "unknown algo '" + t[1] + "'");
+      // The events read so far were checked against the algo they followed.
+      if (!out_->events.empty()) return Fail(line, "'algo' after the first event");
       out_->algo = t[1];
     } else if (k == "name") {
       if (!NeedArgs(t, 2, line)) return false;

@@ -69,7 +69,8 @@ struct ParseError {
 
 // Parses `text` (the contents of `path`). Returns false and fills *err on
 // the first problem: unknown line, missing field, bad number, event kind not
-// valid for the algorithm, time going backwards, or no `end` (truncated).
+// valid for the algorithm (or an `algo` line after an event), time going
+// backwards, or no `end` (truncated).
 bool ParseVector(const std::string& path, const std::string& text, VectorFile* out,
                  ParseError* err);
 
