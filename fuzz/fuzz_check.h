@@ -11,15 +11,15 @@
 
 #include <cstdio>
 
-#define NICC_FUZZ_CHECK(cond, ...)                                                \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
+#define NICC_FUZZ_CHECK(cond, ...)                                                      \
+  do {                                                                                  \
+    if (!(cond)) {                                                                      \
       std::fprintf(stderr, "%s:%d: invariant broken: %s: ", __FILE__, __LINE__, #cond); \
-      std::fprintf(stderr, __VA_ARGS__);                                          \
-      std::fprintf(stderr, "\n");                                                 \
-      std::fflush(stderr);                                                        \
-      __builtin_trap();                                                           \
-    }                                                                             \
+      std::fprintf(stderr, __VA_ARGS__);                                                \
+      std::fprintf(stderr, "\n");                                                       \
+      std::fflush(stderr);                                                              \
+      __builtin_trap();                                                                 \
+    }                                                                                   \
   } while (0)
 
 #endif  // NICC_FUZZ_CHECK_H_

@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "replay: %s: cannot read\n", p.c_str());
       return 2;
     }
-    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                                     std::istreambuf_iterator<char>());
     std::printf("replay: %s (%zu bytes)\n", p.c_str(), bytes.size());
     std::fflush(stdout);
     // An exact-size copy, so that a read past the end is a sanitizer report.

@@ -7,8 +7,12 @@ namespace nicc_fuzz {
 
 namespace {
 
-bool IdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool Digit(char c) { return c >= '0' && c <= '9'; }
+bool IdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool Digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 bool Bad(std::string* why, size_t at, const std::string& what) {
   *why = "byte " + std::to_string(at) + ": " + what;
@@ -38,17 +42,20 @@ bool CheckEmittedC(const std::string& c, std::string* why) {
         if (s == '\\') {
           if (j + 1 < n && (c[j + 1] == '\\' || c[j + 1] == '"' || c[j + 1] == '?')) {
             j += 2;
-          } else if (j + 3 < n && c[j + 1] >= '0' && c[j + 1] <= '3' && c[j + 2] >= '0' && c[j + 2] <= '7' &&
-                     c[j + 3] >= '0' && c[j + 3] <= '7') {
+          } else if (j + 3 < n && c[j + 1] >= '0' && c[j + 1] <= '3' && c[j + 2] >= '0' &&
+                     c[j + 2] <= '7' && c[j + 3] >= '0' && c[j + 3] <= '7') {
             j += 4;  // three octal digits: one byte
           } else {
             return Bad(why, j, "bad escape in string literal");
           }
           continue;
         }
-        if (s == '?' && j + 1 < n && c[j + 1] == '?') return Bad(why, j, "'??' in a string literal (a trigraph)");
-        if (s < 0x20 || s > 0x7e) return Bad(why, j, "byte " + std::to_string(static_cast<unsigned char>(s)) +
-                                                          " inside a string literal");
+        if (s == '?' && j + 1 < n && c[j + 1] == '?')
+          return Bad(why, j, "two '?' in a row in a string literal (a trigraph under -std=c99)");
+        if (s < 0x20 || s > 0x7e)
+          return Bad(
+              why, j,
+              "byte " + std::to_string(static_cast<unsigned char>(s)) + " inside a string literal");
         ++j;
       }
       i = j + 1;
@@ -75,7 +82,8 @@ bool CheckEmittedC(const std::string& c, std::string* why) {
       ++i;
     } else if (ch == '}' || ch == ')' || ch == ']') {
       const char want = ch == '}' ? '{' : ch == ')' ? '(' : '[';
-      if (open.empty() || open.back() != want) return Bad(why, i, std::string("unbalanced '") + ch + "'");
+      if (open.empty() || open.back() != want)
+        return Bad(why, i, std::string("unbalanced '") + ch + "'");
       open.pop_back();
       ++i;
     } else if (std::strchr(",;=*&->./", ch) != nullptr) {

@@ -55,12 +55,12 @@ bool Named(int code) {
 // Every field name a refusal may give: each table's rows, and the two
 // enumerated selectors.
 #define NICC_FUZZ_NAME_(name, unit, min, max, values, flags, doc) #name,
-const char* const kFieldNames[] = {"cc",
-                                   "policy",
-                                   NICC_DRIVER_PARAMS(NICC_FUZZ_NAME_) NICC_DCQCN_PARAMS(NICC_FUZZ_NAME_)
-                                       NICC_HPCC_PARAMS(NICC_FUZZ_NAME_) NICC_NSCC_PARAMS(NICC_FUZZ_NAME_)
-                                           NICC_RCCC_PARAMS(NICC_FUZZ_NAME_) NICC_SPRAY_PARAMS(NICC_FUZZ_NAME_)
-                                               NICC_ECN_RULE_PARAMS(NICC_FUZZ_NAME_)};
+const char* const kFieldNames[] = {
+    "cc", "policy",
+    NICC_DRIVER_PARAMS(NICC_FUZZ_NAME_) NICC_DCQCN_PARAMS(NICC_FUZZ_NAME_)
+        NICC_HPCC_PARAMS(NICC_FUZZ_NAME_) NICC_NSCC_PARAMS(NICC_FUZZ_NAME_)
+            NICC_RCCC_PARAMS(NICC_FUZZ_NAME_) NICC_SPRAY_PARAMS(NICC_FUZZ_NAME_)
+                NICC_ECN_RULE_PARAMS(NICC_FUZZ_NAME_)};
 #undef NICC_FUZZ_NAME_
 
 bool KnownField(const char* f) {
@@ -70,19 +70,28 @@ bool KnownField(const char* f) {
   return false;
 }
 
-bool InRange(uint32_t v, uint64_t min, uint64_t max) { return v >= min && v <= max; }
+bool InRange(uint32_t v, uint64_t min, uint64_t max) {
+  return v >= min && v <= max;
+}
 
 // Whether every field is inside its row's range and the selectors inside
 // their lists (necessary for a valid configuration, not sufficient).
 bool FieldsInRange(const nicc_fw_params& p) {
   bool ok = p.cc < NICC_FW_CC_COUNT && p.spray.policy < NICC_FW_SPRAY_COUNT;
-#define NICC_FUZZ_DRIVER_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.driver.name, min, max);
-#define NICC_FUZZ_DCQCN_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.dcqcn.name, min, max);
-#define NICC_FUZZ_HPCC_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.hpcc.name, min, max);
-#define NICC_FUZZ_NSCC_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.nscc.name, min, max);
-#define NICC_FUZZ_RCCC_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.rccc.name, min, max);
-#define NICC_FUZZ_SPRAY_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.spray.name, min, max);
-#define NICC_FUZZ_ECN_(name, unit, min, max, values, flags, doc) ok = ok && InRange(p.ecn_rule.name, min, max);
+#define NICC_FUZZ_DRIVER_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.driver.name, min, max);
+#define NICC_FUZZ_DCQCN_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.dcqcn.name, min, max);
+#define NICC_FUZZ_HPCC_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.hpcc.name, min, max);
+#define NICC_FUZZ_NSCC_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.nscc.name, min, max);
+#define NICC_FUZZ_RCCC_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.rccc.name, min, max);
+#define NICC_FUZZ_SPRAY_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.spray.name, min, max);
+#define NICC_FUZZ_ECN_(name, unit, min, max, values, flags, doc) \
+  ok = ok && InRange(p.ecn_rule.name, min, max);
   NICC_DRIVER_PARAMS(NICC_FUZZ_DRIVER_)
   NICC_DCQCN_PARAMS(NICC_FUZZ_DCQCN_)
   NICC_HPCC_PARAMS(NICC_FUZZ_HPCC_)
@@ -126,8 +135,8 @@ Bounds BoundsOf(const nicc_fw_params& p) {
     case NICC_FW_CC_HPCC_SPRAY: {
       const uint64_t bdp = uint64_t{p.hpcc.line_rate_mbps} * p.hpcc.base_rtt_ns / 8000u;
       const uint32_t line = p.hpcc.line_rate_mbps * 1000u;
-      return Bounds{FloorRate(p.hpcc.min_window_bytes, p.hpcc.base_rtt_ns, line), line, p.hpcc.min_window_bytes,
-                    static_cast<uint32_t>(bdp)};
+      return Bounds{FloorRate(p.hpcc.min_window_bytes, p.hpcc.base_rtt_ns, line), line,
+                    p.hpcc.min_window_bytes, static_cast<uint32_t>(bdp)};
     }
     default: {  // NSCC, NSCC + RCCC
       const uint64_t bdp = uint64_t{p.nscc.line_rate_mbps} * p.nscc.base_rtt_ns / 8000u;
@@ -140,7 +149,9 @@ Bounds BoundsOf(const nicc_fw_params& p) {
   }
 }
 
-bool HasWindow(uint32_t cc) { return cc != NICC_FW_CC_NONE && cc != NICC_FW_CC_DCQCN; }
+bool HasWindow(uint32_t cc) {
+  return cc != NICC_FW_CC_NONE && cc != NICC_FW_CC_DCQCN;
+}
 
 uint32_t Le32(const uint8_t* b) {
   return uint32_t{b[0]} | (uint32_t{b[1]} << 8) | (uint32_t{b[2]} << 16) | (uint32_t{b[3]} << 24);
@@ -149,7 +160,8 @@ uint32_t Le32(const uint8_t* b) {
 // Storage of exactly `n` bytes (a context of the size the ABI asks for):
 // an access past it is a sanitizer report.
 struct Exact {
-  explicit Exact(size_t n) : bytes(n), p(static_cast<unsigned char*>(std::malloc(n == 0 ? 1 : n))) {}
+  explicit Exact(size_t n)
+      : bytes(n), p(static_cast<unsigned char*>(std::malloc(n == 0 ? 1 : n))) {}
   ~Exact() { std::free(p); }
   Exact(const Exact&) = delete;
   Exact& operator=(const Exact&) = delete;
@@ -157,19 +169,22 @@ struct Exact {
   unsigned char* p;
 };
 
-void CheckSender(const nicc_fw_params& p, const Bounds& b, const nicc_fw_config* cfg, const nicc_fw_flow* flow,
-                 const nicc_fw_action* a, const char* call) {
+void CheckSender(const nicc_fw_params& p, const Bounds& b, const nicc_fw_config* cfg,
+                 const nicc_fw_flow* flow, const nicc_fw_action* a, const char* call) {
   const uint32_t rate = nicc_fw_rate_kbps(cfg, flow);
   const uint32_t window = nicc_fw_window_bytes(cfg, flow);
-  NICC_FUZZ_CHECK(rate >= b.rate_min && rate <= b.rate_max, "%s (cc %u): rate %u kb/s outside [%u, %u]", call, p.cc,
-                  rate, b.rate_min, b.rate_max);
-  NICC_FUZZ_CHECK(window >= b.win_min && window <= b.win_max, "%s (cc %u): window %u outside [%u, %u]", call, p.cc,
-                  window, b.win_min, b.win_max);
+  NICC_FUZZ_CHECK(rate >= b.rate_min && rate <= b.rate_max,
+                  "%s (cc %u): rate %u kb/s outside [%u, %u]", call, p.cc, rate, b.rate_min,
+                  b.rate_max);
+  NICC_FUZZ_CHECK(window >= b.win_min && window <= b.win_max,
+                  "%s (cc %u): window %u outside [%u, %u]", call, p.cc, window, b.win_min,
+                  b.win_max);
   if (a == nullptr) return;
   NICC_FUZZ_CHECK((a->flags & (NICC_FW_ACT_SEND_CNP | NICC_FW_ACT_GRANT_CREDIT)) == 0,
                   "%s (cc %u): a sender's action with flags 0x%x", call, p.cc, a->flags);
   if (a->flags & NICC_FW_ACT_SET_RATE)
-    NICC_FUZZ_CHECK(a->rate_kbps == rate, "%s (cc %u): action rate %u, flow %u", call, p.cc, a->rate_kbps, rate);
+    NICC_FUZZ_CHECK(a->rate_kbps == rate, "%s (cc %u): action rate %u, flow %u", call, p.cc,
+                    a->rate_kbps, rate);
   if (a->flags & NICC_FW_ACT_SET_WINDOW) {
     NICC_FUZZ_CHECK(HasWindow(p.cc), "%s (cc %u): set_window from a rate-based CC", call, p.cc);
     NICC_FUZZ_CHECK(a->window_bytes == window, "%s (cc %u): action window %u, flow %u", call, p.cc,
@@ -191,13 +206,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   NICC_FUZZ_CHECK(nicc_fw_params_default(&defaults, 100000) == NICC_FW_OK, "defaults");
   nicc_fw_config cfg, before;
   std::memset(&cfg, 0, sizeof cfg);
-  NICC_FUZZ_CHECK(nicc_fw_configure(&cfg, &defaults, nullptr) == NICC_FW_OK, "the defaults are refused");
+  NICC_FUZZ_CHECK(nicc_fw_configure(&cfg, &defaults, nullptr) == NICC_FW_OK,
+                  "the defaults are refused");
   std::memcpy(&before, &cfg, sizeof cfg);
 
   const char* bad = nullptr;
   const int code = nicc_fw_configure(&cfg, &p, &bad);
   NICC_FUZZ_CHECK(Named(code), "configure returned %d", code);
-  if (!FieldsInRange(p)) NICC_FUZZ_CHECK(code != NICC_FW_OK, "a field outside its range was accepted");
+  if (!FieldsInRange(p))
+    NICC_FUZZ_CHECK(code != NICC_FW_OK, "a field outside its range was accepted");
   if (code != NICC_FW_OK) {
     NICC_FUZZ_CHECK(KnownField(bad), "refusal %d names '%s'", code, bad ? bad : "(null)");
     NICC_FUZZ_CHECK(std::memcmp(&cfg, &before, sizeof cfg) == 0,
@@ -207,8 +224,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Bounds b = BoundsOf(p);
   const size_t flow_bytes = nicc_fw_flow_bytes(&cfg);
   const size_t rx_bytes = nicc_fw_rx_flow_bytes(&cfg);
-  NICC_FUZZ_CHECK(flow_bytes > 0 && flow_bytes <= NICC_FW_FLOW_BYTES && flow_bytes % 8 == 0, "flow bytes %zu",
-                  flow_bytes);
+  NICC_FUZZ_CHECK(flow_bytes > 0 && flow_bytes <= NICC_FW_FLOW_BYTES && flow_bytes % 8 == 0,
+                  "flow bytes %zu", flow_bytes);
   NICC_FUZZ_CHECK(rx_bytes > 0 && rx_bytes <= NICC_FW_RX_FLOW_BYTES, "rx flow bytes %zu", rx_bytes);
 
   if (size < 16) return 0;
@@ -227,10 +244,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint32_t sender_cc = Le32(data + 12);
   const int cc_code = nicc_fw_rx_flow_init_cc(&cfg, rx[1], Le32(data) + 1, sender_cc);
   NICC_FUZZ_CHECK(Named(cc_code), "rx_flow_init_cc returned %d", cc_code);
-  NICC_FUZZ_CHECK((cc_code == NICC_FW_OK) == (sender_cc < NICC_FW_CC_COUNT), "rx_flow_init_cc(%u) returned %d",
-                  sender_cc, cc_code);
+  NICC_FUZZ_CHECK((cc_code == NICC_FW_OK) == (sender_cc < NICC_FW_CC_COUNT),
+                  "rx_flow_init_cc(%u) returned %d", sender_cc, cc_code);
   if (cc_code != NICC_FW_OK)
-    NICC_FUZZ_CHECK(std::memcmp(rx_snap.p, rx[1], rx_bytes) == 0, "refused rx_flow_init_cc changed the context");
+    NICC_FUZZ_CHECK(std::memcmp(rx_snap.p, rx[1], rx_bytes) == 0,
+                    "refused rx_flow_init_cc changed the context");
   const uint32_t rx_cc[2] = {p.cc, cc_code == NICC_FW_OK ? sender_cc : p.cc};
   nicc_fw_port_init(&cfg, &port);
   data += 16;
@@ -274,7 +292,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       NICC_FUZZ_CHECK(Named(st), "on_event (kind %u) returned %d", ev.kind, st);
       if (st != NICC_FW_OK) {
         NICC_FUZZ_CHECK(act.flags == 0, "on_event error %d with action flags 0x%x", st, act.flags);
-        NICC_FUZZ_CHECK(std::memcmp(snap.p, flow, flow_bytes) == 0, "on_event error %d changed the flow", st);
+        NICC_FUZZ_CHECK(std::memcmp(snap.p, flow, flow_bytes) == 0,
+                        "on_event error %d changed the flow", st);
       }
       CheckSender(p, b, &cfg, flow, &act, "on_event");
     } else if (op == 4 || op == 5) {
@@ -289,10 +308,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                             std::memcmp(&port_snap, &port, sizeof port) == 0,
                         "rx event error %d changed the receiver", st);
       }
-      const uint32_t allowed = (rx_cc[which] == NICC_FW_CC_DCQCN ? NICC_FW_ACT_SEND_CNP : 0u) |
-                               (rx_cc[which] == NICC_FW_CC_NSCC_RCCC && op == 5 ? NICC_FW_ACT_GRANT_CREDIT : 0u);
-      NICC_FUZZ_CHECK((act.flags & ~allowed) == 0, "rx event (sender cc %u) asked for flags 0x%x", rx_cc[which],
-                      act.flags);
+      const uint32_t allowed =
+          (rx_cc[which] == NICC_FW_CC_DCQCN ? NICC_FW_ACT_SEND_CNP : 0u) |
+          (rx_cc[which] == NICC_FW_CC_NSCC_RCCC && op == 5 ? NICC_FW_ACT_GRANT_CREDIT : 0u);
+      NICC_FUZZ_CHECK((act.flags & ~allowed) == 0, "rx event (sender cc %u) asked for flags 0x%x",
+                      rx_cc[which], act.flags);
     } else if (op == 6) {
       nicc_fw_select_ev(&cfg, flow, now);
       CheckSender(p, b, &cfg, flow, nullptr, "select_ev");

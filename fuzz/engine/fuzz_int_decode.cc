@@ -77,7 +77,8 @@ nicc::StatusCode Expected(const uint8_t* buf, size_t len) {
   if (n > nicc::kIntMaxHops) return nicc::StatusCode::kTooManyHops;
   if (len < nicc::kIntHeaderBytes + nicc::kIntHopBytes * n) return nicc::StatusCode::kTruncated;
   for (uint32_t i = 0; i < n; ++i)
-    if ((buf[nicc::kIntHeaderBytes + nicc::kIntHopBytes * i] >> 5) == 0) return nicc::StatusCode::kBadRateCode;
+    if ((buf[nicc::kIntHeaderBytes + nicc::kIntHopBytes * i] >> 5) == 0)
+      return nicc::StatusCode::kBadRateCode;
   return nicc::StatusCode::kOk;
 }
 
@@ -87,11 +88,13 @@ void CheckDecode(const uint8_t* buf, size_t len, const nicc::Status& st, const n
                   nicc::StatusCodeKey(st.code), nicc::StatusCodeKey(want));
   if (!st.ok()) {
     NICC_FUZZ_CHECK(s.hop_count == 0, "refused stack left hop_count %u", s.hop_count);
-    NICC_FUZZ_CHECK(st.field != nullptr && st.field[0] != '\0', "refused stack without a field name");
+    NICC_FUZZ_CHECK(st.field != nullptr && st.field[0] != '\0',
+                    "refused stack without a field name");
     return;
   }
   NICC_FUZZ_CHECK(s.hop_count <= nicc::kIntMaxHops, "hop_count %u", s.hop_count);
-  NICC_FUZZ_CHECK(s.mult_log2 == (buf[1] & nicc::kIntMaxMultLog2), "mult_log2 %u from byte %u", s.mult_log2, buf[1]);
+  NICC_FUZZ_CHECK(s.mult_log2 == (buf[1] & nicc::kIntMaxMultLog2), "mult_log2 %u from byte %u",
+                  s.mult_log2, buf[1]);
   for (uint32_t i = 0; i < s.hop_count; ++i)
     NICC_FUZZ_CHECK(s.hops[i].rate_code() != 0 && nicc::IntRateGbps(s.hops[i].rate_code()) != 0,
                     "hop %u: rate code %u", i, s.hops[i].rate_code());
@@ -99,7 +102,8 @@ void CheckDecode(const uint8_t* buf, size_t len, const nicc::Status& st, const n
   size_t written = 0;
   const nicc::Status es = nicc::EncodeIntStack(s, out, sizeof out, &written);
   NICC_FUZZ_CHECK(es.ok(), "decoded stack does not encode: %s", nicc::StatusCodeKey(es.code));
-  NICC_FUZZ_CHECK(written == nicc::IntStackBytes(s.hop_count), "encoded %zu bytes for %u hops", written, s.hop_count);
+  NICC_FUZZ_CHECK(written == nicc::IntStackBytes(s.hop_count), "encoded %zu bytes for %u hops",
+                  written, s.hop_count);
   NICC_FUZZ_CHECK(out[0] == buf[0] && out[1] == (buf[1] & nicc::kIntMaxMultLog2) &&
                       std::memcmp(out + 2, buf + 2, written - 2) == 0,
                   "decode -> encode changed the stack");
@@ -114,20 +118,23 @@ Bounds BoundsOf(const hp::Params& p) {
   const uint64_t bdp = uint64_t{p.line_rate_mbps} * p.base_rtt_ns / 8000u;
   // min window over T in kb/s (8e6 / T per byte and ns), less one for rounding.
   const uint64_t rmin = uint64_t{p.min_window_bytes} * 8000000u / p.base_rtt_ns;
-  return Bounds{p.min_window_bytes, static_cast<uint32_t>(bdp), static_cast<uint32_t>(rmin > 0 ? rmin - 1 : 0),
-                p.line_rate_mbps * 1000u, p.max_stage};
+  return Bounds{p.min_window_bytes, static_cast<uint32_t>(bdp),
+                static_cast<uint32_t>(rmin > 0 ? rmin - 1 : 0), p.line_rate_mbps * 1000u,
+                p.max_stage};
 }
 
-void CheckFlow(const char* which, const Bounds& b, uint32_t window, uint32_t rate, uint32_t u_q20, uint32_t stage,
-               const nicc::Action& a) {
-  NICC_FUZZ_CHECK(window >= b.w_min && window <= b.w_max, "%s: window %u outside [%u, %u]", which, window, b.w_min,
-                  b.w_max);
-  NICC_FUZZ_CHECK(rate >= b.rate_min && rate <= b.rate_max, "%s: rate %u kb/s outside [%u, %u]", which, rate,
-                  b.rate_min, b.rate_max);
+void CheckFlow(const char* which, const Bounds& b, uint32_t window, uint32_t rate, uint32_t u_q20,
+               uint32_t stage, const nicc::Action& a) {
+  NICC_FUZZ_CHECK(window >= b.w_min && window <= b.w_max, "%s: window %u outside [%u, %u]", which,
+                  window, b.w_min, b.w_max);
+  NICC_FUZZ_CHECK(rate >= b.rate_min && rate <= b.rate_max, "%s: rate %u kb/s outside [%u, %u]",
+                  which, rate, b.rate_min, b.rate_max);
   NICC_FUZZ_CHECK(u_q20 <= hp::kUCapQ20, "%s: U %u above the cap", which, u_q20);
-  NICC_FUZZ_CHECK(stage <= b.max_stage, "%s: stage %u above max_stage %u", which, stage, b.max_stage);
+  NICC_FUZZ_CHECK(stage <= b.max_stage, "%s: stage %u above max_stage %u", which, stage,
+                  b.max_stage);
   if (a.Has(nicc::kActSetWindow))
-    NICC_FUZZ_CHECK(a.window_bytes == window, "%s: action window %u, flow %u", which, a.window_bytes, window);
+    NICC_FUZZ_CHECK(a.window_bytes == window, "%s: action window %u, flow %u", which,
+                    a.window_bytes, window);
   if (a.Has(nicc::kActSetRate))
     NICC_FUZZ_CHECK(a.rate_kbps == rate, "%s: action rate %u, flow %u", which, a.rate_kbps, rate);
 }
@@ -145,14 +152,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   hp::Init(cfg, &flow, 0);
   hp::Init(cfg, &pint, 0);
   hs::Init(cfg, &spray, 0);
-  CheckFlow("init", b, hp::WindowBytes(flow), hp::RateKbps(cfg, flow), flow.u_q20, flow.stage, nicc::Action::None());
+  CheckFlow("init", b, hp::WindowBytes(flow), hp::RateKbps(cfg, flow), flow.u_q20, flow.stage,
+            nicc::Action::None());
   uint32_t now = 0, seq = 0;
   const uint8_t* h;
   while (in.Take(8, &h)) {
     const size_t len = h[0] & 0x7Fu;
     const uint8_t* wire;
     if (!in.Take(len, &wire)) break;
-    now += static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>((h[1] << 8) | h[2])) * 16);
+    now +=
+        static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>((h[1] << 8) | h[2])) * 16);
     seq += uint32_t{h[3]} * 1024u;
     const uint32_t nxt = seq + uint32_t{h[4]} * 1024u;
     const auto ev = static_cast<uint16_t>((h[5] << 8) | h[6]);
@@ -165,18 +174,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckDecode(wire, len, ds, st);
 
     const nicc::Action ap = hp::OnPintAck(cfg, &pint, seq, nxt, h[7], now);
-    CheckFlow("hpcc-pint", b, hp::WindowBytes(pint), hp::RateKbps(cfg, pint), pint.u_q20, pint.stage, ap);
+    CheckFlow("hpcc-pint", b, hp::WindowBytes(pint), hp::RateKbps(cfg, pint), pint.u_q20,
+              pint.stage, ap);
     if (!ds.ok()) continue;
     const nicc::Action a = hp::OnAck(cfg, &flow, seq, nxt, st, now);
     CheckFlow("hpcc", b, hp::WindowBytes(flow), hp::RateKbps(cfg, flow), flow.u_q20, flow.stage, a);
-    NICC_FUZZ_CHECK(flow.hop_count == st.hop_count, "hpcc: history of %u hops after a %u-hop ACK", flow.hop_count,
-                    st.hop_count);
+    NICC_FUZZ_CHECK(flow.hop_count == st.hop_count, "hpcc: history of %u hops after a %u-hop ACK",
+                    flow.hop_count, st.hop_count);
     const nicc::Action as = hs::OnAck(cfg, &spray, seq, nxt, ev, st, now);
-    CheckFlow("hpcc-spray", b, hs::WindowBytes(spray), hs::RateKbps(cfg, spray), spray.u_q20, spray.stage, as);
-    NICC_FUZZ_CHECK(spray.path_count <= hs::PathCap(spray.hop_count), "hpcc-spray: %u paths of %u hops",
-                    spray.path_count, spray.hop_count);
+    CheckFlow("hpcc-spray", b, hs::WindowBytes(spray), hs::RateKbps(cfg, spray), spray.u_q20,
+              spray.stage, as);
+    NICC_FUZZ_CHECK(spray.path_count <= hs::PathCap(spray.hop_count),
+                    "hpcc-spray: %u paths of %u hops", spray.path_count, spray.hop_count);
     for (uint32_t i = 0; i < spray.path_count; ++i)
-      NICC_FUZZ_CHECK(spray.path_u_q20[i] <= hp::kUCapQ20, "hpcc-spray: path %u U %u", i, spray.path_u_q20[i]);
+      NICC_FUZZ_CHECK(spray.path_u_q20[i] <= hp::kUCapQ20, "hpcc-spray: path %u U %u", i,
+                      spray.path_u_q20[i]);
   }
   return 0;
 }

@@ -64,21 +64,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ParseError err;
   if (!nicc_vectors::ParseVector("fuzz.vec", text, &v, &err)) {
     NICC_FUZZ_CHECK(!err.message.empty(), "parse error without a message");
-    NICC_FUZZ_CHECK(err.line >= 0 && err.line <= lines, "parse error at line %d of %d", err.line, lines);
+    NICC_FUZZ_CHECK(err.line >= 0 && err.line <= lines, "parse error at line %d of %d", err.line,
+                    lines);
     NICC_FUZZ_CHECK(err.path == "fuzz.vec", "parse error names '%s'", err.path.c_str());
     return 0;
   }
-  NICC_FUZZ_CHECK(!v.algo.empty() && !v.name.empty() && !v.profile.empty(), "accepted without algo/name/profile");
+  NICC_FUZZ_CHECK(!v.algo.empty() && !v.name.empty() && !v.profile.empty(),
+                  "accepted without algo/name/profile");
 
   // parse -> print -> parse.
   const std::string printed = nicc_fuzz::PrintVector(v);
   VectorFile again;
   ParseError err2;
   NICC_FUZZ_CHECK(nicc_vectors::ParseVector("fuzz.vec", printed, &again, &err2),
-                  "printed vector does not parse: %s\n%s", err2.ToString().c_str(), printed.c_str());
-  std::string what;
-  NICC_FUZZ_CHECK(nicc_fuzz::SameVector(v, again, &what), "printed vector parses to another %s\n%s", what.c_str(),
+                  "printed vector does not parse: %s\n%s", err2.ToString().c_str(),
                   printed.c_str());
+  std::string what;
+  NICC_FUZZ_CHECK(nicc_fuzz::SameVector(v, again, &what), "printed vector parses to another %s\n%s",
+                  what.c_str(), printed.c_str());
 
   if (v.events.size() > kMaxEvents) v.events.resize(kMaxEvents);
 
@@ -90,8 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   NICC_FUZZ_CHECK(FailureText(f1) == FailureText(f2), "two runs failed differently");
   for (const Failure& f : f1) {
     NICC_FUZZ_CHECK(f.line >= 0 && f.line <= lines, "failure at line %d of %d", f.line, lines);
-    NICC_FUZZ_CHECK(f.event >= 0 && static_cast<size_t>(f.event) <= v.events.size(), "failure at event %d of %zu",
-                    f.event, v.events.size());
+    NICC_FUZZ_CHECK(f.event >= 0 && static_cast<size_t>(f.event) <= v.events.size(),
+                    "failure at event %d of %zu", f.event, v.events.size());
   }
 
   // The C emitter: deterministic, well-formed C.
@@ -104,10 +107,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   std::string bad;
-  NICC_FUZZ_CHECK(nicc_fuzz::CheckEmittedC(c1, &bad), "emitted C is malformed: %s\n%s", bad.c_str(), c1.c_str());
+  NICC_FUZZ_CHECK(nicc_fuzz::CheckEmittedC(c1, &bad), "emitted C is malformed: %s\n%s", bad.c_str(),
+                  c1.c_str());
   std::string suite, why3;
-  NICC_FUZZ_CHECK(nicc_vectors::EmitCSuite({v}, &suite, &why3), "one-vector suite refused: %s", why3.c_str());
-  NICC_FUZZ_CHECK(nicc_fuzz::CheckEmittedC(suite, &bad), "emitted suite is malformed: %s\n%s", bad.c_str(),
-                  suite.c_str());
+  NICC_FUZZ_CHECK(nicc_vectors::EmitCSuite({v}, &suite, &why3), "one-vector suite refused: %s",
+                  why3.c_str());
+  NICC_FUZZ_CHECK(nicc_fuzz::CheckEmittedC(suite, &bad), "emitted suite is malformed: %s\n%s",
+                  bad.c_str(), suite.c_str());
   return 0;
 }

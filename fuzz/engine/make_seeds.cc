@@ -46,7 +46,8 @@ Bytes Stack(uint32_t hops, uint32_t k, uint32_t hot, uint32_t mult, uint32_t rat
 }
 
 // int-decode: one record (8-byte header, then the stack).
-void IntRecord(Bytes* b, const Bytes& stack, int16_t dt16, uint8_t seq_step, uint16_t ev, uint8_t pint) {
+void IntRecord(Bytes* b, const Bytes& stack, int16_t dt16, uint8_t seq_step, uint16_t ev,
+               uint8_t pint) {
   b->push_back(static_cast<uint8_t>(stack.size()));
   b->push_back(static_cast<uint8_t>(static_cast<uint16_t>(dt16) >> 8));
   b->push_back(static_cast<uint8_t>(dt16));
@@ -67,22 +68,22 @@ Bytes IntSeed(uint32_t hops, uint32_t mult, uint32_t rate_code, bool tuned) {
     }
   }
   for (uint32_t k = 1; k <= 24; ++k)
-    IntRecord(&b, Stack(hops, k, k % hops, mult, rate_code), 13000 / 16, 4, static_cast<uint16_t>(11 + k % 3),
-              static_cast<uint8_t>(100 + k));
+    IntRecord(&b, Stack(hops, k, k % hops, mult, rate_code), 13000 / 16, 4,
+              static_cast<uint16_t>(11 + k % 3), static_cast<uint8_t>(100 + k));
   return b;
 }
 
 Bytes IntBadSeed() {
   Bytes b = {0, 0};
-  IntRecord(&b, Bytes{}, 100, 1, 1, 0);                       // empty: truncated header
-  IntRecord(&b, Bytes{6, 0}, 100, 1, 1, 0);                   // 6 hops: too many
+  IntRecord(&b, Bytes{}, 100, 1, 1, 0);                                 // empty: truncated header
+  IntRecord(&b, Bytes{6, 0}, 100, 1, 1, 0);                             // 6 hops: too many
   IntRecord(&b, Bytes{2, 0, 0x60, 0, 0, 0, 0, 0, 0, 0}, 100, 1, 1, 0);  // 2 hops, one record
   Bytes zero_rate = Stack(1, 1, 0, 0, 3);
-  zero_rate[2] &= 0x1F;                                       // rate code 0
+  zero_rate[2] &= 0x1F;  // rate code 0
   IntRecord(&b, zero_rate, 100, 1, 1, 0);
   Bytes reserved = Stack(2, 2, 1, 2, 5);
-  reserved[1] |= 0xF8;                                        // reserved header bits set
-  reserved.push_back(0xEE);                                   // a trailing byte
+  reserved[1] |= 0xF8;       // reserved header bits set
+  reserved.push_back(0xEE);  // a trailing byte
   IntRecord(&b, reserved, -100, 1, 1, 255);
   return b;
 }
@@ -119,27 +120,54 @@ Bytes FwSeed(uint32_t cc, uint32_t policy, uint32_t ev_bits) {
   p.spray.ev_bits = ev_bits;
   p.ecn_rule.change_path_on_low_delay = cc == NICC_FW_CC_DCQCN ? 1 : 0;
   Bytes b(reinterpret_cast<const uint8_t*>(&p), reinterpret_cast<const uint8_t*>(&p) + sizeof p);
-  Put32le(&b, 7);      // key
-  Put32le(&b, 99);     // seed
-  Put32le(&b, 1000);   // start_seq
+  Put32le(&b, 7);                 // key
+  Put32le(&b, 99);                // seed
+  Put32le(&b, 1000);              // start_seq
   Put32le(&b, NICC_FW_CC_DCQCN);  // the second receiver's sender CC
   for (uint32_t k = 1; k <= 20; ++k) {
     const uint32_t seq = 1000 + 4096 * k;
     FwEvent sel{6, 0, 500, 0, 0, 0, 0, 0, 0, 0, 0, {}, 0};
     FwRecord(&b, sel);
-    FwEvent ack{0, NICC_FW_EV_ACK, 1000, 4096, seq, seq + 65536, 14000 + 500 * (k % 7), static_cast<uint16_t>(0xC000 + k % 4),
-                static_cast<uint8_t>(k % 3 == 0), static_cast<uint8_t>(90 + 3 * k), 1, {}, seq + 150000};
+    FwEvent ack{0,
+                NICC_FW_EV_ACK,
+                1000,
+                4096,
+                seq,
+                seq + 65536,
+                14000 + 500 * (k % 7),
+                static_cast<uint16_t>(0xC000 + k % 4),
+                static_cast<uint8_t>(k % 3 == 0),
+                static_cast<uint8_t>(90 + 3 * k),
+                1,
+                {},
+                seq + 150000};
     if (cc == NICC_FW_CC_HPCC || cc == NICC_FW_CC_HPCC_SPRAY) ack.stack = Stack(3, k, k % 3, 0, 3);
     FwRecord(&b, ack);
     if (k % 4 == 0) FwRecord(&b, FwEvent{1, NICC_FW_EV_CNP, 200, 0, 0, 0, 0, 0, 0, 0, 0, {}, 0});
-    if (k % 5 == 0) FwRecord(&b, FwEvent{2, NICC_FW_EV_TIMER, 60000, 0, 0, 0, 0, 0, 0, 0, 0, {}, 0});
-    if (k % 6 == 0) FwRecord(&b, FwEvent{3, NICC_FW_EV_NACK, 100, 4160, 0, seq + 70000, 0, 0xC001, 0, 0, 0, {}, 0});
-    if (k % 3 == 1) FwRecord(&b, FwEvent{3, NICC_FW_EV_TX_DONE, 100, 65536, 0, 0, 0, 0, 0, 0, 0, {}, 0});
-    FwRecord(&b, FwEvent{static_cast<uint8_t>(k % 2 ? 5 : 0x14), NICC_FW_EV_RX_DATA, 300, 4096, seq, seq + 1000000, 0,
-                         0, static_cast<uint8_t>(k % 2), 0, 0, {}, 0});
+    if (k % 5 == 0)
+      FwRecord(&b, FwEvent{2, NICC_FW_EV_TIMER, 60000, 0, 0, 0, 0, 0, 0, 0, 0, {}, 0});
+    if (k % 6 == 0)
+      FwRecord(&b,
+               FwEvent{3, NICC_FW_EV_NACK, 100, 4160, 0, seq + 70000, 0, 0xC001, 0, 0, 0, {}, 0});
+    if (k % 3 == 1)
+      FwRecord(&b, FwEvent{3, NICC_FW_EV_TX_DONE, 100, 65536, 0, 0, 0, 0, 0, 0, 0, {}, 0});
+    FwRecord(&b, FwEvent{static_cast<uint8_t>(k % 2 ? 5 : 0x14),
+                         NICC_FW_EV_RX_DATA,
+                         300,
+                         4096,
+                         seq,
+                         seq + 1000000,
+                         0,
+                         0,
+                         static_cast<uint8_t>(k % 2),
+                         0,
+                         0,
+                         {},
+                         0});
   }
   FwRecord(&b, FwEvent{7, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, {}, 0});  // a receiver closes
-  FwRecord(&b, FwEvent{0, NICC_FW_EV_ACK, 10, 0, 0, 0, 0, 0, 0, 0, 0, Bytes{1, 2, 3}, 0});  // malformed stack
+  FwRecord(&b, FwEvent{0, NICC_FW_EV_ACK, 10, 0, 0, 0, 0, 0, 0, 0, 0, Bytes{1, 2, 3},
+                       0});  // malformed stack
   return b;
 }
 
@@ -147,7 +175,9 @@ Bytes FwSeed(uint32_t cc, uint32_t policy, uint32_t ev_bits) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s CORPUS_DIR   (writes CORPUS_DIR/int-decode/*, CORPUS_DIR/fw-abi/*)\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s CORPUS_DIR   (writes CORPUS_DIR/int-decode/*, CORPUS_DIR/fw-abi/*)\n",
+                 argv[0]);
     return 2;
   }
   const std::string dir = argv[1];
@@ -156,7 +186,8 @@ int main(int argc, char** argv) {
   ok &= Write(dir + "/int-decode/tuned-5hops-mult3", IntSeed(5, 3, 5, true));
   ok &= Write(dir + "/int-decode/one-hop-1600g", IntSeed(1, 0, 7, false));
   ok &= Write(dir + "/int-decode/malformed", IntBadSeed());
-  static const char* const kCc[] = {"none", "dcqcn", "hpcc", "hpcc-pint", "nscc", "hpcc-spray", "nscc-rccc"};
+  static const char* const kCc[] = {"none", "dcqcn",      "hpcc",     "hpcc-pint",
+                                    "nscc", "hpcc-spray", "nscc-rccc"};
   static_assert(sizeof(kCc) / sizeof(kCc[0]) == NICC_FW_CC_COUNT, "one seed per CC kind");
   for (uint32_t cc = 0; cc < NICC_FW_CC_COUNT; ++cc) {
     const uint32_t policy = cc == NICC_FW_CC_DCQCN ? NICC_FW_SPRAY_ECMP : NICC_FW_SPRAY_REPS;
@@ -171,7 +202,8 @@ int main(int argc, char** argv) {
   std::memcpy(bad.data(), &p, sizeof p);
   ok &= Write(dir + "/fw-abi/refused-gamma", bad);
   if (!ok) {
-    std::fprintf(stderr, "make-seeds: cannot write under %s (do int-decode/ and fw-abi/ exist?)\n", dir.c_str());
+    std::fprintf(stderr, "make-seeds: cannot write under %s (do int-decode/ and fw-abi/ exist?)\n",
+                 dir.c_str());
     return 2;
   }
   return 0;

@@ -21,13 +21,15 @@ std::string Real(double v) {
 }
 
 bool SameExpect(const Expectation& a, const Expectation& b) {
-  if (a.field != b.field || a.text != b.text || a.numeric != b.numeric || a.compare != b.compare) return false;
+  if (a.field != b.field || a.text != b.text || a.numeric != b.numeric || a.compare != b.compare)
+    return false;
   if (a.numeric && a.value != b.value) return false;
   return a.compare == Compare::kExact || (a.rel == b.rel && a.abs == b.abs);
 }
 
 bool SameHop(const Hop& a, const Hop& b) {
-  return a.rate_code == b.rate_code && a.ts_ns == b.ts_ns && a.tx_bytes == b.tx_bytes && a.qlen_bytes == b.qlen_bytes;
+  return a.rate_code == b.rate_code && a.ts_ns == b.ts_ns && a.tx_bytes == b.tx_bytes &&
+         a.qlen_bytes == b.qlen_bytes;
 }
 
 bool SameEvent(const Event& a, const Event& b) {
@@ -54,7 +56,8 @@ std::string PrintVector(const VectorFile& v) {
   for (const auto& kv : v.params) o += "param " + kv.first + " " + std::to_string(kv.second) + "\n";
   for (const auto& kv : v.bounds) o += "bound " + kv.first + " " + std::to_string(kv.second) + "\n";
   for (const auto& kv : v.tolerances)
-    o += "tolerance " + kv.first + " rel " + Real(kv.second.rel) + " abs " + std::to_string(kv.second.abs) + "\n";
+    o += "tolerance " + kv.first + " rel " + Real(kv.second.rel) + " abs " +
+         std::to_string(kv.second.abs) + "\n";
   if (!v.expect_status_field.empty() || !v.expect_status_code.empty())
     o += "expect-status " + v.expect_status_field + " " + v.expect_status_code + "\n";
   for (const Event& e : v.events) {
@@ -66,7 +69,8 @@ std::string PrintVector(const VectorFile& v) {
            " tx=" + std::to_string(h.tx_bytes) + " qlen=" + std::to_string(h.qlen_bytes) + "\n";
     for (const Expectation& x : e.expects) {
       o += "expect " + x.field + " " + x.text;
-      o += x.compare == Compare::kExact ? " exact" : " rel " + Real(x.rel) + " abs " + std::to_string(x.abs);
+      o += x.compare == Compare::kExact ? " exact"
+                                        : " rel " + Real(x.rel) + " abs " + std::to_string(x.abs);
       o += "\n";
     }
   }
@@ -84,7 +88,8 @@ bool SameVector(const VectorFile& a, const VectorFile& b, std::string* what) {
   for (auto i = a.tolerances.begin(), j = b.tolerances.begin(); i != a.tolerances.end(); ++i, ++j)
     if (i->first != j->first || i->second.rel != j->second.rel || i->second.abs != j->second.abs)
       return Differ(what, "tolerance " + i->first);
-  if (a.expect_status_field != b.expect_status_field || a.expect_status_code != b.expect_status_code)
+  if (a.expect_status_field != b.expect_status_field ||
+      a.expect_status_code != b.expect_status_code)
     return Differ(what, "expect-status");
   if (a.events.size() != b.events.size()) return Differ(what, "event count");
   for (size_t i = 0; i < a.events.size(); ++i)

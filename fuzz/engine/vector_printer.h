@@ -21,7 +21,8 @@ std::string PrintVector(const nicc_vectors::VectorFile& v);
 // Whether a and b hold the same vector (line numbers and path aside; a
 // tolerance's rel/abs only where it compares with one). On a difference,
 // *what names the first differing field.
-bool SameVector(const nicc_vectors::VectorFile& a, const nicc_vectors::VectorFile& b, std::string* what);
+bool SameVector(const nicc_vectors::VectorFile& a, const nicc_vectors::VectorFile& b,
+                std::string* what);
 
 }  // namespace nicc_fuzz
 

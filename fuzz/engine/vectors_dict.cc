@@ -25,17 +25,55 @@
 namespace {
 
 // Line keywords and qualifiers of the parser (vector_file.cc).
-const char* const kGrammar[] = {"nicc-vector 1", "algo ", "name ", "profile ", "seed ", "param ", "bound ",
-                                "tolerance ",    " rel ", " abs ", "expect-status ", "at ", "hop ", "expect ",
-                                "end",           " exact", "rate=", "ts=", "tx=", "qlen=", "0x", "#", "\n", "nscc."};
+const char* const kGrammar[] = {"nicc-vector 1",
+                                "algo ",
+                                "name ",
+                                "profile ",
+                                "seed ",
+                                "param ",
+                                "bound ",
+                                "tolerance ",
+                                " rel ",
+                                " abs ",
+                                "expect-status ",
+                                "at ",
+                                "hop ",
+                                "expect ",
+                                "end",
+                                " exact",
+                                "rate=",
+                                "ts=",
+                                "tx=",
+                                "qlen=",
+                                "0x",
+                                "#",
+                                "\n",
+                                "nscc."};
 // Event arguments the executor reads (executor.cc) and its feedback kinds.
-const char* const kArgs[] = {"seq=", "nxt=", "raw=", "mult=", "ev=", "u=", "bytes=", "ce=", "kind=",
-                             "rtt=", "ecn=", "flow=", "backlog=", "credit=", "good", "ecn", "nack", "timeout"};
+const char* const kArgs[] = {
+    "seq=", "nxt=", "raw=",  "mult=",    "ev=",     "u=",   "bytes=", "ce=",  "kind=",
+    "rtt=", "ecn=", "flow=", "backlog=", "credit=", "good", "ecn",    "nack", "timeout"};
 // Outputs an `expect` line may name (executor.cc).
-const char* const kOutputs[] = {"rate_kbps", "window_bytes", "u_q20",     "stage",       "alpha_q20",
-                                "target_kbps", "timer_ns",   "cnp",       "ev",          "flags",
-                                "status",    "credit",       "active",    "share_bytes", "nscc_window_bytes",
-                                "action_window_bytes", "avg_delay_ns", "change_path", "to_cc", "last_rtt_ns",
+const char* const kOutputs[] = {"rate_kbps",
+                                "window_bytes",
+                                "u_q20",
+                                "stage",
+                                "alpha_q20",
+                                "target_kbps",
+                                "timer_ns",
+                                "cnp",
+                                "ev",
+                                "flags",
+                                "status",
+                                "credit",
+                                "active",
+                                "share_bytes",
+                                "nscc_window_bytes",
+                                "action_window_bytes",
+                                "avg_delay_ns",
+                                "change_path",
+                                "to_cc",
+                                "last_rtt_ns",
                                 "none"};
 
 template <class P>
@@ -101,7 +139,8 @@ int main(int argc, char** argv) {
   std::stringstream have;
   have << f.rdbuf();
   if (!f || have.str() != dict) {
-    std::fprintf(stderr, "%s is not current: regenerate it with nicc-fuzz-vectors-dict > %s\n", argv[2], argv[2]);
+    std::fprintf(stderr, "%s is not current: regenerate it with nicc-fuzz-vectors-dict > %s\n",
+                 argv[2], argv[2]);
     return 1;
   }
   return 0;
