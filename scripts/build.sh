@@ -5,6 +5,8 @@
 #   scripts/build.sh asan      -> build/asan    (Debug, ASan + UBSan, tests only)
 #   scripts/build.sh asan-sim  -> build/asan-sim (Release, ASan + UBSan: the
 #                                 ns-3 module, nicc-sim and its test runner)
+#   scripts/build.sh fuzz      -> build/fuzz (clang, libFuzzer + ASan + UBSan:
+#                                 the fuzz targets only, docs/fuzzing.md)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-release}
@@ -17,7 +19,10 @@ case "$flavour" in
   asan-sim) args=(-DCMAKE_BUILD_TYPE=Release -DNICC_SANITIZE=ON -DNICC_BUILD_BENCH=OFF
                   -DNICC_BUILD_DEMO=OFF -DNICC_CROSS_CHECKS=OFF -DNICC_WITH_VERBS=OFF)
             targets=(--target nicc-sim nicc-sim-test-runner) ;;
-  *) echo "build: unknown flavour '$flavour' (release, asan or asan-sim)" >&2; exit 2 ;;
+  fuzz) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNICC_FUZZ=ON -DCMAKE_C_COMPILER=clang
+              -DCMAKE_CXX_COMPILER=clang++)
+        targets=(--target nicc-fuzz-all) ;;
+  *) echo "build: unknown flavour '$flavour' (release, asan, asan-sim or fuzz)" >&2; exit 2 ;;
 esac
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)

@@ -23,6 +23,8 @@ packages=(
   # one simulation across MPI ranks: Open MPI, and dpkg-dev to unpack ns-3's
   # source package (scripts/build-ns3-mpi.sh adds the deb-src entry it needs)
   libopenmpi-dev openmpi-bin dpkg-dev
+  # coverage-guided fuzzing (scripts/fuzz.sh): clang and its libFuzzer runtime
+  clang libclang-rt-14-dev
   # firmware cross checks
   gcc-riscv64-unknown-elf gcc-arm-none-eabi
   g++-riscv64-linux-gnu g++-arm-linux-gnueabihf qemu-user

@@ -14,7 +14,10 @@
 #    (scripts/mpi-check.sh; the build takes 2-4 minutes the first time);
 # 4. the same GoogleTest suites under AddressSanitizer + UBSan;
 # 5. the ns-3 module's test suites and nicc-sim checks under ASan + UBSan
-#    (a Release build of the module with the sanitizers).
+#    (a Release build of the module with the sanitizers);
+# 6. every libFuzzer target for 30 s, two at a time (scripts/fuzz-check.sh,
+#    build/fuzz with clang): one pass or fail per target; FUZZ_SECONDS sets
+#    the time per target.
 # Ends with one line "N passed, N failed" and exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,6 +82,17 @@ if bash scripts/build.sh asan-sim; then
   tally build/ctest-asan-sim.log
 else
   echo "sanitizer build of the ns-3 module failed"; status=1; failed=$((failed + 1))
+fi
+
+echo "== fuzzing: every target for ${FUZZ_SECONDS:-30} s (libFuzzer + ASan + UBSan)"
+bash scripts/fuzz-check.sh "${FUZZ_SECONDS:-30}" 2>&1 | tee build/fuzz-check.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+line=$(grep -E '^fuzz-check: [0-9]+ passed, [0-9]+ failed' build/fuzz-check.log | tail -1)
+if [ -n "$line" ]; then
+  passed=$((passed + $(sed -E 's/^fuzz-check: ([0-9]+) passed.*/\1/' <<<"$line")))
+  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+else
+  failed=$((failed + 1)); status=1
 fi
 
 echo "$passed passed, $failed failed"

@@ -32,10 +32,32 @@ bool Fail(std::string* why, const std::string& text) {
   return false;
 }
 
+// A C identifier from a vector name: other characters become '_', and a
+// name that starts with a digit gets a 'v' in front.
 std::string Ident(const std::string& name) {
-  std::string id;
+  std::string id = !name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) ? "v" : "";
   for (char c : name) id += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   return id;
+}
+
+// `text` as a C string literal: quote, backslash and '?' (trigraphs, on
+// under -std=c99) escaped, bytes outside printable ASCII as octal escapes.
+std::string CString(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\' || c == '?') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c > 0x7e) {
+      const char oct[] = {'\\', static_cast<char>('0' + (c >> 6)), static_cast<char>('0' + ((c >> 3) & 7)),
+                          static_cast<char>('0' + (c & 7)), 0};
+      out += oct;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
 }
 
 // ---- parameters -------------------------------------------------------------
@@ -324,10 +346,13 @@ const AlgoRow* FindAlgo(const std::string& algo) {
 
 // ---- expectations ------------------------------------------------------------------
 
+// The allowed difference, saturated at the C field's 2^32 - 1 (a wider
+// one allows every value just the same); a double past that has no
+// uint32_t conversion.
 uint32_t Tol(const Expectation& x) {
   if (x.compare == Compare::kExact) return 0;
   const double t = std::max(x.rel * std::fabs(static_cast<double>(x.value)), static_cast<double>(x.abs));
-  return static_cast<uint32_t>(std::floor(t));
+  return t >= 4294967295.0 ? 0xFFFFFFFFu : static_cast<uint32_t>(std::floor(t));
 }
 
 // Code of a status name from the one status table; -1 if unknown.
@@ -411,9 +436,9 @@ bool EmitOne(const VectorFile& v, const std::string& var, std::ostringstream& o,
     << "  nicc_fw_params_default(p, 100000);\n"
     << params.str() << "}\n\n";
   if (n > 0) o << "static const nicc_fw_vec_step " << id << "_steps[] = {\n" << steps.str() << "};\n\n";
-  o << "static const nicc_fw_vector " << var << " = {\"" << v.name << "\", " << id << "_params, " << v.seed
+  o << "static const nicc_fw_vector " << var << " = {" << CString(v.name) << ", " << id << "_params, " << v.seed
     << "u, " << v.seed << "u, " << (n > 0 ? id + "_steps" : "0") << ", " << n << "u, " << status << ", "
-    << (error_vector ? "\"" + v.expect_status_field + "\"" : "0") << "};\n";
+    << (error_vector ? CString(v.expect_status_field) : "0") << "};\n";
   return true;
 }
 

@@ -9,9 +9,6 @@
 
 namespace nicc_vectors {
 
-namespace {
-
-// Event kinds each algorithm accepts.
 const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
   static const std::map<std::string, std::set<std::string>> kinds = {
       {"dcqcn", {"cnp", "timer", "tx", "rx"}},
@@ -25,6 +22,8 @@ const std::map<std::string, std::set<std::string>>& KindsByAlgo() {
   };
   return kinds;
 }
+
+namespace {
 
 std::vector<std::string> Split(const std::string& line) {
   std::vector<std::string> out;
@@ -99,6 +98,8 @@ class Parser {
     if (k == "algo") {
       if (!NeedArgs(t, 2, line)) return false;
       if (!KindsByAlgo().count(t[1])) return Fail(line, "unknown algo '" + t[1] + "'");
+      // The events read so far were checked against the algo they followed.
+      if (!out_->events.empty()) return Fail(line, "'algo' after the first event");
       out_->algo = t[1];
     } else if (k == "name") {
       if (!NeedArgs(t, 2, line)) return false;

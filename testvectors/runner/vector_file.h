@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,12 +69,17 @@ struct ParseError {
 
 // Parses `text` (the contents of `path`). Returns false and fills *err on
 // the first problem: unknown line, missing field, bad number, event kind not
-// valid for the algorithm, time going backwards, or no `end` (truncated).
+// valid for the algorithm (or an `algo` line after an event), time going
+// backwards, or no `end` (truncated).
 bool ParseVector(const std::string& path, const std::string& text, VectorFile* out,
                  ParseError* err);
 
 // Reads and parses a file.
 bool LoadVector(const std::string& path, VectorFile* out, ParseError* err);
+
+// The parser's table: each `algo` name and the event kinds (`at T KIND`)
+// it accepts.
+const std::map<std::string, std::set<std::string>>& KindsByAlgo();
 
 // Helpers shared with the executor: strict integer parsing (decimal or 0x
 // hex, whole token, range-checked).

@@ -89,24 +89,27 @@ struct DriverConfig {
 
 // Compiles the parts of a DriverConfig from their Params. Fields that the
 // chosen CC does not use are still validated, so a config is complete. The
-// first bad field is named in the status.
+// first bad field is named in the status, and then *out is left untouched
+// (a live config stays whole): every part is validated before any is
+// compiled, and each Compile() fails only where its Validate() does.
 inline Status InitDriverConfig(const DriverParams& driver, const dcqcn::Params& dcqcn_params,
                                const hpcc::Params& hpcc_params, const nscc::Params& nscc_params,
                                const rccc::Params& rccc_params, const spray::Params& spray_params,
                                const ecn_path::Rule& rule, DriverConfig* out) {
   Status st = driver.Validate();
+  if (st.ok()) st = dcqcn_params.Validate();
+  if (st.ok()) st = hpcc_params.Validate();
+  if (st.ok()) st = nscc_params.Validate();
+  if (st.ok()) st = rccc_params.Validate();
+  if (st.ok()) st = spray_params.Validate();
+  if (st.ok()) st = rule.Validate();
   if (!st.ok()) return st;
   st = dcqcn::Compile(dcqcn_params, &out->dcqcn);
-  if (!st.ok()) return st;
-  st = hpcc::Compile(hpcc_params, &out->hpcc);
-  if (!st.ok()) return st;
-  st = nscc::Compile(nscc_params, &out->nscc);
-  if (!st.ok()) return st;
-  st = rccc::Compile(rccc_params, &out->rccc);
-  if (!st.ok()) return st;
-  st = spray::Compile(spray_params, &out->spray);
-  if (!st.ok()) return st;
-  st = rule.Validate();
+  if (st.ok()) st = hpcc::Compile(hpcc_params, &out->hpcc);
+  if (st.ok()) st = nscc::Compile(nscc_params, &out->nscc);
+  if (st.ok()) st = rccc::Compile(rccc_params, &out->rccc);
+  if (st.ok()) st = spray::Compile(spray_params, &out->spray);
+  NICC_ASSERT(st.ok());  // validated above
   if (!st.ok()) return st;
   out->cc = driver.cc;
   out->line_rate_kbps = driver.line_rate_mbps * kKbpsPerMbps;  // <= 1.6e9: fits

@@ -219,7 +219,8 @@ int nicc_fw_params_default(nicc_fw_params* p, uint32_t line_rate_mbps);
  * spray.policy) against their full 32-bit value. On error returns the code
  * (any NICC_FW_ERR_*, e.g. NICC_FW_ERR_UNSUPPORTED for bitmap with
  * ev_bits 7) and, when bad_field is not NULL, points it at the offending
- * field's name. */
+ * field's name; *cfg is then left as it was (a configuration in use stays
+ * whole). */
 int nicc_fw_configure(nicc_fw_config* cfg, const nicc_fw_params* p, const char** bad_field);
 
 /* Bytes a sender context of this configuration needs (a multiple of 8, at

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for a bounded time (docs/fuzzing.md).
+#
+#   scripts/fuzz.sh TARGET SECONDS   build build/fuzz if needed, fuzz TARGET
+#   scripts/fuzz.sh --list           the targets (nicc_add_fuzzer calls)
+#
+# The run starts from a scratch copy of fuzz/corpus/TARGET and
+# fuzz/regress/TARGET (fuzz/ is never written), with fuzz/dict/TARGET.dict
+# when there is one. Prints executions, exec/s, edges (cov) and features
+# (ft), and the last line "fuzz: TARGET runs=N edges=N features=N exec_s=N
+# result=ok|FINDING|ERROR". On a finding (crash, sanitizer report, timeout
+# over 10 s, leak, invariant broken) the input is kept under
+# build/fuzz/findings/TARGET/ and its path printed; exit 1. Exit 2 on a
+# usage or build error. Builds with NICC_JOBS jobs (default 1); not at all
+# with NICC_FUZZ_NOBUILD=1.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+list_targets() {
+  find "$top/fuzz" -name CMakeLists.txt -print0 |
+    xargs -0 grep -h -oE '^[[:space:]]*nicc_add_fuzzer\([A-Za-z0-9_-]+' | sed -E 's/.*nicc_add_fuzzer\(//' | sort -u
+}
+
+if [ "${1:-}" = "--list" ]; then list_targets; exit 0; fi
+if [ $# -ne 2 ] || ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ]; then
+  echo "usage: scripts/fuzz.sh TARGET SECONDS | --list" >&2; exit 2
+fi
+target=$1 seconds=$2
+if ! list_targets | grep -qx -- "$target"; then
+  echo "fuzz: unknown target '$target' (scripts/fuzz.sh --list)" >&2; exit 2
+fi
+
+# Targets live in fuzz/<area>/: the binary is found wherever CMake put it.
+build() {
+  if [ ! -f "$top/build/fuzz/CMakeCache.txt" ]; then
+    NICC_JOBS=${NICC_JOBS:-1} bash "$top/scripts/build.sh" fuzz >/dev/null || return 1
+  fi
+  cmake --build "$top/build/fuzz" -j "${NICC_JOBS:-1}" --target "nicc-fuzz-$target" >/dev/null || return 1
+}
+# NICC_FUZZ_NOBUILD=1: build/fuzz is current (fuzz-check.sh built it; two
+# builds in one folder at once would race).
+if [ "${NICC_FUZZ_NOBUILD:-0}" != 1 ] && ! build; then
+  echo "fuzz: build of nicc-fuzz-$target failed" >&2; exit 2
+fi
+bin=$(find "$top/build/fuzz/fuzz" -type f -name "nicc-fuzz-$target" -perm -u+x | head -1)
+[ -n "$bin" ] || { echo "fuzz: nicc-fuzz-$target not built" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/nicc-fuzz-$target.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus"
+for d in "$top/fuzz/corpus/$target" "$top/fuzz/regress/$target"; do
+  [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp {} "$work/corpus/" \;
+done
+findings="$top/build/fuzz/findings/$target"
+mkdir -p "$findings"
+args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+      -artifact_prefix="$findings/" -close_fd_mask=1)
+[ -f "$top/fuzz/dict/$target.dict" ] && args+=(-dict="$top/fuzz/dict/$target.dict")
+
+log="$work/log"
+echo "fuzz: $target for ${seconds}s ($(ls "$work/corpus" | wc -l) seed inputs)"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+  "$bin" "${args[@]}" "$work/corpus" >"$log" 2>&1
+rc=$?
+mkdir -p "$top/build/fuzz/logs"
+cp "$log" "$top/build/fuzz/logs/$target.log"
+
+last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | tail -1 | awk '{print $2}')
+eps=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | tail -1 | awk '{print $2}')
+edges=$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}')
+ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | awk '{print $2}')
+[ -n "$runs" ] || runs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#')
+echo "$last"
+crash=$(grep -oE 'Test unit written to [^ ]+' "$log" | tail -1 | sed 's/Test unit written to //')
+if [ $rc -eq 0 ]; then
+  result=ok
+elif [ -n "$crash" ]; then
+  result=FINDING
+  grep -E 'invariant broken|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" | head -5
+  echo "fuzz: finding saved as $crash (log: build/fuzz/logs/$target.log)"
+else
+  result=ERROR
+  tail -20 "$log"
+fi
+echo "fuzz: $target runs=${runs:-0} edges=${edges:-0} features=${ft:-0} exec_s=${eps:-0} result=$result"
+[ "$result" = ok ] && exit 0
+[ "$result" = FINDING ] && exit 1
+exit 2
