@@ -5,7 +5,8 @@
 // after a line "%%%", a topology file whose node ids the flows then name
 // (topology=file), else the flows name host indices of a generated fabric
 // of kHosts hosts. Resolution is tried at the smallest, the default and the
-// largest mtu.
+// largest mtu. Invariants: errors name file:line; accepted flows keep the
+// documented bounds; the parser's memory stays proportional to the text.
 #include "fuzz_util.h"
 
 #include "ns3/nicc-fabric-helper.h"
@@ -26,7 +27,12 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const std::vector<std::string> parts = nicc_fuzz::Split(data, size, 2);
     ns3::NiccFlowFile f;
     std::string error;
-    if (!ns3::NiccParseFlowFile(parts[0], "fuzz.flows", &f, &error))
+    const bool parsed = ns3::NiccParseFlowFile(parts[0], "fuzz.flows", &f, &error);
+    // Memory follows the text: a flow line has at least 8 characters, the
+    // vector at most doubles past what it holds.
+    NICC_FUZZ_CHECK(f.flows.capacity() * sizeof(ns3::NiccFileFlow) <= 32 * parts[0].size() + 1024,
+                    "a " << parts[0].size() << "-byte file reserved " << f.flows.capacity() << " flows");
+    if (!parsed)
     {
         NICC_FUZZ_CHECK(error.rfind("fuzz.flows:", 0) == 0, "error without file:line: " << error);
         return 0;

@@ -79,16 +79,17 @@ Lines(const std::string& text)
     return out;
 }
 
-/// A fresh directory under /tmp (mkdtemp), removed with everything in it
-/// when the object goes.
+/// A fresh directory (mkdtemp) in the temp directory ($TMPDIR, else /tmp;
+/// TMPDIR=/dev/shm spares the disk), removed with everything in it when the
+/// object goes.
 class ScratchDir
 {
   public:
     ScratchDir()
     {
-        char tmpl[] = "/tmp/nicc-fuzz-XXXXXX";
-        const char* dir = mkdtemp(tmpl);
-        NICC_FUZZ_CHECK(dir != nullptr, "mkdtemp under /tmp failed");
+        std::string tmpl = (std::filesystem::temp_directory_path() / "nicc-fuzz-XXXXXX").string();
+        const char* dir = mkdtemp(tmpl.data());
+        NICC_FUZZ_CHECK(dir != nullptr, "mkdtemp in " << tmpl << " failed");
         m_root = dir;
     }
     ~ScratchDir()

@@ -3,7 +3,8 @@
 //
 // Input: records cut at lines "%%%"; each record is a path line, then the
 // file's content (the rest of the record). The path is relative to a
-// scratch root (mkdtemp under /tmp, removed after the input) whose sys/,
+// scratch root (TempTree: mkdtemp in $TMPDIR, else /tmp; removed after the
+// input; TMPDIR=/dev/shm runs ~15x faster than a disk) whose sys/,
 // proc/ and debug/ are HostRoots' sysfs, procfs and debugfs:
 //   sys/class/infiniband/mlx5_0/ports/1/state      a file
 //   sys/class/net/eth0/ecn/roce_np/enable/         a directory (trailing '/')
