@@ -357,6 +357,15 @@ CheckValue(const NiccScenarioKey& k, const std::string& v, std::string* why)
             return false;
         }
         double d = 0;
+        // A key with a unit suffix ("us": a Time) takes a plain number: ns-3
+        // reads the number up to the first character outside "+-0123456789.eE"
+        // and aborts on a trailer that is no unit ("100m" + "us", "0x10us").
+        if (!k.suffix.empty() &&
+            (!ParseNumber(v, &d) || v.find_first_not_of("+-0123456789.eE") != std::string::npos))
+        {
+            *why = "expected a number (in " + k.suffix + ")";
+            return false;
+        }
         const bool isUnsigned = type.rfind("uint", 0) == 0;
         if ((isUnsigned || type.rfind("int", 0) == 0) && (!ParseNumber(v, &d) || d != std::floor(d)))
         {
