@@ -294,7 +294,8 @@ ParseNumber(const std::string& v, double* out)
     }
     char* end = nullptr;
     const double d = std::strtod(v.c_str(), &end);
-    if (end == v.c_str() || *end != '\0' || !std::isfinite(d))
+    // The whole value: "1\0x" (a TOML "\u0000" escape) is no number.
+    if (end == v.c_str() || end != v.c_str() + v.size() || !std::isfinite(d))
     {
         return false;
     }
