@@ -3,13 +3,15 @@
 // line, taken the way nicc-sim builds its scenario (NiccLoadScenarioText,
 // then SetPair for each override in order, then the `compat` preset) without
 // running it. Invariants: every refusal names the file and a line (file
-// errors) or the key (overrides); an accepted scenario printed as a scenario
-// file (NiccScenarioToml, nicc-sim --print) loads again to the same values.
+// errors) or the key (overrides); a numeric key holds a number; an accepted
+// scenario printed as a scenario file (NiccScenarioToml, nicc-sim --print)
+// loads again to the same values.
 #include "fuzz_util.h"
 
 #include "ns3/nicc-scenario-file.h"
 #include "ns3/nicc-scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -55,6 +57,19 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 NICC_FUZZ_CHECK(!error.empty(), "--set " << pair << " refused without a reason");
                 return 0;
             }
+        }
+    }
+    // A numeric key holds a number (all of its text), or one of its names.
+    for (const auto& k : ns3::NiccScenario::Keys())
+    {
+        const std::string v = s.Get(k.name);
+        if ((k.type == "uint" || k.type == "int" || k.type == "double") &&
+            std::find(k.choiceNames.begin(), k.choiceNames.end(), v) == k.choiceNames.end())
+        {
+            char* end = nullptr;
+            std::strtod(v.c_str(), &end);
+            NICC_FUZZ_CHECK(!v.empty() && end == v.c_str() + v.size(),
+                            "key " << k.name << " (" << k.type << ") holds '" << v << "' (" << v.size() << " bytes)");
         }
     }
     // The printed scenario loads again to the same scenario.
