@@ -238,7 +238,10 @@ NiccParseFlowFile(const std::string& text, const std::string& source, NiccFlowFi
                                                   std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + "]");
             }
             out->format = NiccFlowFile::HPCC;
-            out->flows.reserve(count);
+            // Sized by the text, not by the count alone: a flow line has at
+            // least 11 characters ("0 1 0 0 1 0"), and a 9-byte file claiming
+            // 10^7 flows would otherwise reserve 720 MB before its first flow.
+            out->flows.reserve(std::min<uint64_t>(count, text.size() / 11 + 1));
             continue;
         }
 

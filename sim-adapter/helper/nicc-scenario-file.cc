@@ -190,6 +190,115 @@ ValueText(const toml::node& v, std::string* out, std::string* why)
     return false;
 }
 
+// A TOML basic string holding v: '"' and '\\' escaped, control characters
+// as \b \t \n \f \r or \uXXXX (TOML allows none of them raw but tab).
+std::string
+TomlString(const std::string& v)
+{
+    std::string q = "\"";
+    for (char ch : v)
+    {
+        const auto u = static_cast<unsigned char>(ch);
+        switch (ch)
+        {
+        case '"':
+            q += "\\\"";
+            break;
+        case '\\':
+            q += "\\\\";
+            break;
+        case '\b':
+            q += "\\b";
+            break;
+        case '\t':
+            q += "\\t";
+            break;
+        case '\n':
+            q += "\\n";
+            break;
+        case '\f':
+            q += "\\f";
+            break;
+        case '\r':
+            q += "\\r";
+            break;
+        default:
+            if (u < 0x20 || u == 0x7f)
+            {
+                char buf[8];
+                std::snprintf(buf, sizeof(buf), "\\u%04X", static_cast<unsigned>(u));
+                q += buf;
+            }
+            else
+            {
+                q += ch;
+            }
+        }
+    }
+    return q + "\"";
+}
+
+// True if v, written bare, is a TOML number that reads back as the number
+// v denotes: [+-] digits without leading zeros, an optional fraction and
+// exponent, and integers that fit TOML's 64-bit range. Anything else the
+// scenario takes as a number ("5.", ".5", "0x10", " 5", "007") is written
+// as a string, which loads as the same text.
+bool
+IsTomlNumber(const std::string& v)
+{
+    size_t i = 0;
+    if (i < v.size() && (v[i] == '+' || v[i] == '-'))
+    {
+        ++i;
+    }
+    auto digits = [&]() {
+        const size_t from = i;
+        while (i < v.size() && v[i] >= '0' && v[i] <= '9')
+        {
+            ++i;
+        }
+        return i - from;
+    };
+    const size_t intStart = i;
+    const size_t intDigits = digits();
+    if (intDigits == 0 || (intDigits > 1 && v[intStart] == '0'))
+    {
+        return false;
+    }
+    bool integer = true;
+    if (i < v.size() && v[i] == '.')
+    {
+        ++i;
+        integer = false;
+        if (digits() == 0)
+        {
+            return false;
+        }
+    }
+    if (i < v.size() && (v[i] == 'e' || v[i] == 'E'))
+    {
+        ++i;
+        integer = false;
+        if (i < v.size() && (v[i] == '+' || v[i] == '-'))
+        {
+            ++i;
+        }
+        if (digits() == 0)
+        {
+            return false;
+        }
+    }
+    if (i != v.size())
+    {
+        return false;
+    }
+    if (integer)
+    {
+        return intDigits <= 18; // below 2^63 whatever the digits
+    }
+    return std::isfinite(std::strtod(v.c_str(), nullptr)); // 1e999 is no TOML float
+}
+
 } // namespace
 
 bool
@@ -350,22 +459,10 @@ NiccLoadScenarioText(const std::string& text,
 std::string
 NiccScenarioToml(const NiccScenario& s)
 {
-    auto quoted = [](const std::string& v) {
-        std::string q = "\"";
-        for (char ch : v)
-        {
-            if (ch == '"' || ch == '\\')
-            {
-                q += '\\';
-            }
-            q += ch;
-        }
-        return q + "\"";
-    };
-    std::string out = "base = " + quoted(s.GetName()) + "\n";
+    std::string out = "base = " + TomlString(s.GetName()) + "\n";
     if (!s.GetLabel().empty())
     {
-        out += "name = " + quoted(s.GetLabel()) + "\n";
+        out += "name = " + TomlString(s.GetLabel()) + "\n";
     }
     for (const auto& k : NiccScenario::Keys())
     {
@@ -374,12 +471,14 @@ NiccScenarioToml(const NiccScenario& s)
         {
             continue;
         }
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        const bool number = !v.empty() && end == v.c_str() + v.size() && std::isfinite(d);
         const bool bare = v == "true" || v == "false" ||
-                          (k.type != "string" && k.type.find('|') == std::string::npos && number);
-        out += k.name + " = " + (bare ? v : quoted(v)) + "\n";
+                          (k.type != "string" && k.type.find('|') == std::string::npos && IsTomlNumber(v));
+        // <algo>.<row> is a dotted key (a table <algo>) unless <algo> is a
+        // key itself (`spray`, `spray.ev_bits`): TOML cannot hold both, so
+        // that name is written quoted, one key with a dot in it.
+        const size_t dot = k.name.find('.');
+        const bool quoteName = dot != std::string::npos && NiccScenario::IsKey(k.name.substr(0, dot));
+        out += (quoteName ? TomlString(k.name) : k.name) + " = " + (bare ? v : TomlString(v)) + "\n";
     }
     return out;
 }

@@ -294,7 +294,8 @@ ParseNumber(const std::string& v, double* out)
     }
     char* end = nullptr;
     const double d = std::strtod(v.c_str(), &end);
-    if (end == v.c_str() || *end != '\0' || !std::isfinite(d))
+    // The whole value: "1\0x" (a TOML "\u0000" escape) is no number.
+    if (end == v.c_str() || end != v.c_str() + v.size() || !std::isfinite(d))
     {
         return false;
     }
@@ -339,9 +340,72 @@ CheckChoice(const std::string& type, const std::string& v, std::string* why)
     return false;
 }
 
+// True if v is well-formed UTF-8 (no overlong forms, surrogates or code
+// points past U+10FFFF): a scenario value is text a scenario file can hold.
+bool
+IsUtf8(const std::string& v)
+{
+    size_t i = 0;
+    while (i < v.size())
+    {
+        const auto c = static_cast<unsigned char>(v[i]);
+        size_t n;
+        uint32_t cp;
+        if (c < 0x80)
+        {
+            ++i;
+            continue;
+        }
+        else if (c >= 0xc2 && c <= 0xdf)
+        {
+            n = 1;
+            cp = c & 0x1fU;
+        }
+        else if (c >= 0xe0 && c <= 0xef)
+        {
+            n = 2;
+            cp = c & 0x0fU;
+        }
+        else if (c >= 0xf0 && c <= 0xf4)
+        {
+            n = 3;
+            cp = c & 0x07U;
+        }
+        else
+        {
+            return false;
+        }
+        if (i + n >= v.size())
+        {
+            return false;
+        }
+        for (size_t j = 1; j <= n; ++j)
+        {
+            const auto cc = static_cast<unsigned char>(v[i + j]);
+            if ((cc & 0xc0U) != 0x80U)
+            {
+                return false;
+            }
+            cp = (cp << 6) | (cc & 0x3fU);
+        }
+        const uint32_t least[4] = {0, 0x80, 0x800, 0x10000};
+        if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        {
+            return false;
+        }
+        i += n + 1;
+    }
+    return true;
+}
+
 bool
 CheckValue(const NiccScenarioKey& k, const std::string& v, std::string* why)
 {
+    if (!IsUtf8(v))
+    {
+        *why = "not UTF-8 text (a scenario file could not hold it)";
+        return false;
+    }
     const std::string& type = k.type;
     if (type.find('|') != std::string::npos)
     {
@@ -357,6 +421,15 @@ CheckValue(const NiccScenarioKey& k, const std::string& v, std::string* why)
             return false;
         }
         double d = 0;
+        // A key with a unit suffix ("us": a Time) takes a plain number: ns-3
+        // reads the number up to the first character outside "+-0123456789.eE"
+        // and aborts on a trailer that is no unit ("100m" + "us", "0x10us").
+        if (!k.suffix.empty() &&
+            (!ParseNumber(v, &d) || v.find_first_not_of("+-0123456789.eE") != std::string::npos))
+        {
+            *why = "expected a number (in " + k.suffix + ")";
+            return false;
+        }
         const bool isUnsigned = type.rfind("uint", 0) == 0;
         if ((isUnsigned || type.rfind("int", 0) == 0) && (!ParseNumber(v, &d) || d != std::floor(d)))
         {
