@@ -119,6 +119,31 @@ struct Result {
   std::string out, err;
 };
 
+// The client against a scripted server: the server accepts, sends `reply`,
+// optionally closes its side, and reads what the client sends until it
+// closes. Returns the client's exit status and stderr; *seen (if given)
+// gets what the client sent.
+Result ClientAgainst(const std::string& reply, bool close_after_reply, std::string* seen = nullptr) {
+  RawPeer peer;
+  std::string got;
+  std::thread t([&] {
+    peer.Accept();
+    peer.Send(reply);
+    if (close_after_reply) peer.CloseWrite();
+    got = peer.ReadAll();
+  });
+  FakeDevice dev(FastClock());
+  std::istringstream in;
+  std::ostringstream out, err;
+  Result r;
+  r.rc = CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err);
+  t.join();
+  r.out = out.str();
+  r.err = err.str();
+  if (seen) *seen = got;
+  return r;
+}
+
 TEST(ExchangeRunTest, ServerAndClientCompleteARunOverTcp) {
   FakeDevice sdev(FastClock()), cdev(FastClock());
   {
@@ -235,20 +260,11 @@ TEST(ExchangeFailTest, SilentServerTimesOut) {
 }
 
 TEST(ExchangeFailTest, GarbageFromTheServerIsRejectedAndTold) {
-  RawPeer peer;
   std::string seen;
-  std::thread t([&] {
-    peer.Accept();
-    peer.Send("HTTP/1.1 400 Bad Request\r\n\r\n");
-    seen = peer.ReadAll();
-  });
-  FakeDevice dev(FastClock());
-  std::istringstream in;
-  std::ostringstream out, err;
-  EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
-  t.join();
-  EXPECT_THAT(err.str(), HasSubstr("garbage from the peer: 'HTTP/1.1 400 Bad Request\\x0d'"));
-  EXPECT_THAT(err.str(), HasSubstr("expected 'nicc-verbs-oob <version>'"));
+  const Result r = ClientAgainst("HTTP/1.1 400 Bad Request\r\n\r\n", false, &seen);
+  EXPECT_EQ(r.rc, kExitFailed);
+  EXPECT_THAT(r.err, HasSubstr("garbage from the peer: 'HTTP/1.1 400 Bad Request\\x0d'"));
+  EXPECT_THAT(r.err, HasSubstr("expected 'nicc-verbs-oob <version>'"));
   // It sent its own handshake, then told the peer why it gave up.
   EXPECT_THAT(seen, HasSubstr("nicc-verbs-oob 1\npaths 4\npath 0 qpn=256"));
   EXPECT_THAT(seen, HasSubstr("\nerror garbage from the peer"));
@@ -278,75 +294,37 @@ TEST(ExchangeFailTest, GarbageToTheServerIsRejectedAndTold) {
 }
 
 TEST(ExchangeFailTest, VersionMismatchIsNamedOnBothSides) {
-  RawPeer peer;
   std::string seen;
-  std::thread t([&] {
-    peer.Accept();
-    peer.Send(
-        "nicc-verbs-oob 2\npaths 1\npath 0 qpn=5 psn=0 gid=::1 rkey=1 addr=0x0 len=99 "
-        "extra=1\nend\n");
-    seen = peer.ReadAll();
-  });
-  FakeDevice dev(FastClock());
-  std::istringstream in;
-  std::ostringstream out, err;
-  EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
-  t.join();
-  EXPECT_THAT(err.str(),
-              HasSubstr("the peer speaks handshake version 2, this nicc-verbs speaks 1"));
-  EXPECT_THAT(err.str(), HasSubstr("run the same nicc-verbs release on both hosts"));
+  const Result r = ClientAgainst(
+      "nicc-verbs-oob 2\npaths 1\npath 0 qpn=5 psn=0 gid=::1 rkey=1 addr=0x0 len=99 "
+      "extra=1\nend\n",
+      false, &seen);
+  EXPECT_EQ(r.rc, kExitFailed);
+  EXPECT_THAT(r.err, HasSubstr("the peer speaks handshake version 2, this nicc-verbs speaks 1"));
+  EXPECT_THAT(r.err, HasSubstr("run the same nicc-verbs release on both hosts"));
   EXPECT_THAT(seen, HasSubstr("error the peer speaks handshake version 2"));
 }
 
 TEST(ExchangeFailTest, ARefusalFromTheServerIsReported) {
-  RawPeer peer;
-  std::thread t([&] {
-    peer.Accept();
-    peer.Send("error the peer speaks handshake version 1, this nicc-verbs speaks 7\n");
-    peer.CloseWrite();
-    (void)peer.ReadAll();
-  });
-  FakeDevice dev(FastClock());
-  std::istringstream in;
-  std::ostringstream out, err;
-  EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
-  t.join();
-  EXPECT_THAT(err.str(),
-              HasSubstr("the peer refused the handshake: the peer speaks handshake version 1"));
+  const Result r = ClientAgainst(
+      "error the peer speaks handshake version 1, this nicc-verbs speaks 7\n", true);
+  EXPECT_EQ(r.rc, kExitFailed);
+  EXPECT_THAT(r.err, HasSubstr("the peer refused the handshake: the peer speaks handshake version 1"));
 }
 
 TEST(ExchangeFailTest, ShortReadSaysHowFarItGot) {
-  RawPeer peer;
-  std::thread t([&] {
-    peer.Accept();
-    peer.Send("nicc-verbs-oob 1\npaths 4\npath 0 qpn=7");
-    peer.CloseWrite();
-    (void)peer.ReadAll();
-  });
-  FakeDevice dev(FastClock());
-  std::istringstream in;
-  std::ostringstream out, err;
-  EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
-  t.join();
-  EXPECT_THAT(err.str(),
-              HasSubstr("short read: the peer 127.0.0.1 closed the connection after 37 bytes"));
-  EXPECT_THAT(err.str(), HasSubstr("(partial line 'path 0 qpn=7')"));
+  const Result r = ClientAgainst("nicc-verbs-oob 1\npaths 4\npath 0 qpn=7", true);
+  EXPECT_EQ(r.rc, kExitFailed);
+  EXPECT_THAT(r.err, HasSubstr("short read: the peer 127.0.0.1 closed the connection after 37 bytes"));
+  EXPECT_THAT(r.err, HasSubstr("(partial line 'path 0 qpn=7')"));
 }
 
 TEST(ExchangeFailTest, WrongPathCountOrSmallBufferIsRefused) {
-  RawPeer peer;
   std::string seen;
-  std::thread t([&] {
-    peer.Accept();
-    peer.Send(EncodeHello(Hello{kOobVersion, {PathEndpoint{9, 0, ibv_gid{}, 1, 0x1000, 65536}}}));
-    seen = peer.ReadAll();
-  });
-  FakeDevice dev(FastClock());
-  std::istringstream in;
-  std::ostringstream out, err;
-  EXPECT_EQ(CmdRun(&dev, HostRoots{}, ClientOpts(peer.port()), in, out, err), kExitFailed);
-  t.join();
-  EXPECT_THAT(err.str(), HasSubstr("the server answered with 1 paths, the client asked for 4"));
+  const Result r = ClientAgainst(
+      EncodeHello(Hello{kOobVersion, {PathEndpoint{9, 0, ibv_gid{}, 1, 0x1000, 65536}}}), false, &seen);
+  EXPECT_EQ(r.rc, kExitFailed);
+  EXPECT_THAT(r.err, HasSubstr("the server answered with 1 paths, the client asked for 4"));
   EXPECT_THAT(seen, HasSubstr("error the server answered with 1 paths"));
 }
 
