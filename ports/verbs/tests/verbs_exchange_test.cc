@@ -123,7 +123,8 @@ struct Result {
 // optionally closes its side, and reads what the client sends until it
 // closes. Returns the client's exit status and stderr; *seen (if given)
 // gets what the client sent.
-Result ClientAgainst(const std::string& reply, bool close_after_reply, std::string* seen = nullptr) {
+Result ClientAgainst(const std::string& reply, bool close_after_reply,
+                     std::string* seen = nullptr) {
   RawPeer peer;
   std::string got;
   std::thread t([&] {
@@ -306,23 +307,26 @@ TEST(ExchangeFailTest, VersionMismatchIsNamedOnBothSides) {
 }
 
 TEST(ExchangeFailTest, ARefusalFromTheServerIsReported) {
-  const Result r = ClientAgainst(
-      "error the peer speaks handshake version 1, this nicc-verbs speaks 7\n", true);
+  const Result r =
+      ClientAgainst("error the peer speaks handshake version 1, this nicc-verbs speaks 7\n", true);
   EXPECT_EQ(r.rc, kExitFailed);
-  EXPECT_THAT(r.err, HasSubstr("the peer refused the handshake: the peer speaks handshake version 1"));
+  EXPECT_THAT(r.err,
+              HasSubstr("the peer refused the handshake: the peer speaks handshake version 1"));
 }
 
 TEST(ExchangeFailTest, ShortReadSaysHowFarItGot) {
   const Result r = ClientAgainst("nicc-verbs-oob 1\npaths 4\npath 0 qpn=7", true);
   EXPECT_EQ(r.rc, kExitFailed);
-  EXPECT_THAT(r.err, HasSubstr("short read: the peer 127.0.0.1 closed the connection after 37 bytes"));
+  EXPECT_THAT(r.err,
+              HasSubstr("short read: the peer 127.0.0.1 closed the connection after 37 bytes"));
   EXPECT_THAT(r.err, HasSubstr("(partial line 'path 0 qpn=7')"));
 }
 
 TEST(ExchangeFailTest, WrongPathCountOrSmallBufferIsRefused) {
   std::string seen;
   const Result r = ClientAgainst(
-      EncodeHello(Hello{kOobVersion, {PathEndpoint{9, 0, ibv_gid{}, 1, 0x1000, 65536}}}), false, &seen);
+      EncodeHello(Hello{kOobVersion, {PathEndpoint{9, 0, ibv_gid{}, 1, 0x1000, 65536}}}), false,
+      &seen);
   EXPECT_EQ(r.rc, kExitFailed);
   EXPECT_THAT(r.err, HasSubstr("the server answered with 1 paths, the client asked for 4"));
   EXPECT_THAT(seen, HasSubstr("error the server answered with 1 paths"));
