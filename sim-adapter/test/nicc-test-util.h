@@ -2,7 +2,8 @@
  * nicc-test-util.h — helpers the ns-3 suites share (test code only):
  * run a built-in scenario with key=value overrides, and the latest
  * completion time of a run; a fresh temporary directory per test case, a
- * file written into it, a substring test, a shipped scenario's path.
+ * file written into it and a file read whole, a substring test, a shipped
+ * scenario's path.
  *
  *   NiccScenarioResult r;
  *   std::string err;
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 #include <cstdint>
 #include <string>
@@ -24,6 +26,16 @@
 
 namespace ns3
 {
+
+/// The whole content of a file ("" when it cannot be read).
+inline std::string
+ReadAll(const std::filesystem::path& p)
+{
+    std::ifstream in(p);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
 
 /// Select(scenario), SetPair each pair, Run; false with the reason in *err.
 inline bool

@@ -264,15 +264,6 @@ SmallJob()
             "training_grad_bytes=2621440", "training_bucket_mb=1", "training_first_bucket_mb=1"};
 }
 
-std::string
-ReadAll(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
-
 class SimIterationsTest : public TestCase
 {
   public:

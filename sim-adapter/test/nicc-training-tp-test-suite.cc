@@ -309,15 +309,6 @@ SmallTp(bool nvlink)
             "training_tp_backward_bytes=131072"};
 }
 
-std::string
-ReadAll(const std::filesystem::path& p)
-{
-    std::ifstream in(p);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
-
 class SimTpTest : public TestCase
 {
   public:
