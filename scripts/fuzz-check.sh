@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz-check.sh [SECONDS]    default 30 s per target
 #
-# Builds build/fuzz (scripts/build.sh fuzz, NICC_JOBS jobs, default 1), then
+# Builds build/fuzz (scripts/build.sh fuzz, NICC_JOBS jobs, default nproc), then
 # runs scripts/fuzz.sh on each target and prints one row per target: NAME,
 # runs (executions), edges (coverage), result (ok, FINDING, ERROR). Ends
 # with "fuzz-check: N passed, N failed"; exit 1 on any finding or error.
@@ -14,7 +14,7 @@ seconds=${1:-30}
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
   echo "usage: scripts/fuzz-check.sh [SECONDS]" >&2; exit 2
 fi
-if ! NICC_JOBS=${NICC_JOBS:-1} bash "$top/scripts/build.sh" fuzz >/dev/null; then
+if ! NICC_JOBS=${NICC_JOBS:-$(nproc)} bash "$top/scripts/build.sh" fuzz >/dev/null; then
   echo "fuzz-check: build of build/fuzz failed"; echo "fuzz-check: 0 passed, 1 failed"; exit 1
 fi
 mapfile -t targets < <(bash "$top/scripts/fuzz.sh" --list)
