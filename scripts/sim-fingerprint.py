@@ -20,7 +20,8 @@ case:
   * the headline figures in clear (HEADLINE below; those present), so that
     a difference says what moved.
 A scenario entry that names an HPCC simulator config file (…/config.txt)
-runs with --hpcc-config instead of --scenario.
+runs with --hpcc-config instead of --scenario, on a copy of its folder (the
+config's output files are relative to it).
 
 --check prints each case as same / DIFFERENT (the first differing files and
 figures, old -> new) and exits 1 if any differs or fails to run; the event
@@ -88,7 +89,13 @@ def run_case(sim, case, keep):
         cmd = [sim]
         scenario = case["scenario"]
         if scenario.endswith("config.txt"):
-            cmd += ["--hpcc-config", os.path.join(ROOT, scenario)]
+            # The config names its output files (fct.txt, pfc.txt, ...)
+            # relative to itself: run a copy of its folder, so nothing is
+            # written into the source tree.
+            src = os.path.dirname(os.path.join(ROOT, scenario))
+            copy = os.path.join(d, "input", os.path.basename(src))
+            shutil.copytree(src, copy)
+            cmd += ["--hpcc-config", os.path.join(copy, os.path.basename(scenario))]
         elif "/" in scenario:
             cmd += ["--scenario", os.path.join(ROOT, scenario)]
         else:
