@@ -46,9 +46,12 @@ ScenarioKeyRows()
     {"run", "uint", 0, U32, "0",
      "ns-3 RngRun: independent replications under one seed; 0 = the RngRun global value "
      "(nicc-sim --RngRun=N or NS_GLOBAL_VALUE=\"RngRun=N\"; 1 by default)"},
-    {"scheduler", "pq|map|ordered", 0, 0, "pq",
-     "ns-3 core scheduler: PriorityQueue, Map, or ordered (NiccOrderedScheduler: events of one "
-     "nanosecond in link order, not insertion order; implied by mpi_ranks)"},
+    {"scheduler", "nicc|pq|map|ordered", 0, 0, "nicc",
+     "ns-3 core scheduler: nicc (NiccScheduler: ns-3's order, time then insertion, and a port "
+     "schedules a frame's transmit-complete event only when something waits for the frame's "
+     "end), pq or map (ns-3's PriorityQueue or Map: every frame's end is an event; the same "
+     "results with more events), or ordered (NiccOrderedScheduler: events of one nanosecond "
+     "in link order, not insertion order; implied by mpi_ranks)"},
     {"mpi_ranks", "uint", 0, 4096, "0",
      "fabric scenarios: run one simulation across this many MPI ranks (mpirun -np N nicc-sim "
      "...; needs ns-3 with MPI, scripts/build-ns3-mpi.sh); 0 = one process as usual. Any value "

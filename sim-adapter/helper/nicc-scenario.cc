@@ -287,7 +287,11 @@ NiccScenario::SchedulerTypeId() const
     {
         return "ns3::NiccOrderedScheduler";
     }
-    return s == "map" ? "ns3::MapScheduler" : "ns3::PriorityQueueScheduler";
+    if (s == "map")
+    {
+        return "ns3::MapScheduler";
+    }
+    return s == "pq" ? "ns3::PriorityQueueScheduler" : "ns3::NiccScheduler";
 }
 
 bool

@@ -1,17 +1,20 @@
 /*
  * nicc-net-device.cc — NiccNetDevice: per-class egress queues, transmit
  * scheduling (PFC frames > class 0 > round robin over data classes > pull
- * callback), PFC pause honoured per class, two events per frame per hop
- * (transmit-complete here, arrival at the peer).
+ * callback), PFC pause honoured per class. A frame costs its arrival at the
+ * peer, plus a transmit-complete event here only when something waits for
+ * its end (under NiccScheduler; under any other scheduler, always).
  */
 #include "nicc-net-device.h"
 
 #include "nicc-channel.h"
 #include "nicc-rocev2-header.h"
+#include "nicc-scheduler.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/make-event.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
 
@@ -110,6 +113,7 @@ NiccNetDevice::DoDispose()
     m_egressCb = EgressCallback();
     m_niccRxCb = NiccReceiveCallback();
     m_pullCb = TxPullCallback();
+    m_txIdleCb = TxIdleCallback();
     m_rxCb = NetDevice::ReceiveCallback();
     NetDevice::DoDispose();
 }
@@ -164,14 +168,42 @@ NiccNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     TryTransmit();
 }
 
+bool
+NiccNetDevice::IsTxBusy() const
+{
+    if (!m_txBusy)
+    {
+        return false;
+    }
+    if (m_choosing || m_txDoneScheduled || m_lazy == nullptr)
+    {
+        return true;
+    }
+    // No event marks the frame's end: it has ended once the event order has
+    // passed the position its TransmitComplete would have had.
+    const Time now = Simulator::Now();
+    return now < m_txEnd || (now == m_txEnd && m_lazy->CurrentTie() < m_txTie);
+}
+
 void
 NiccNetDevice::TryTransmit()
 {
-    if (m_txBusy || !m_channel)
+    if (!m_channel)
     {
-        m_kickAfterPull = m_txBusy;
         return;
     }
+    if (IsTxBusy())
+    {
+        // Sent when the wire frees: make sure something happens then.
+        m_kickAfterPull = true;
+        if (!m_choosing && !m_txDoneScheduled)
+        {
+            ScheduleTransmitComplete();
+        }
+        return;
+    }
+    m_txBusy = false;
+    m_kickAfterPull = false;
     if (!m_pfcQueue.empty())
     {
         Ptr<Packet> p = m_pfcQueue.front();
@@ -210,6 +242,7 @@ NiccNetDevice::TryTransmit()
         // start a second transmission beside it (two frames on the wire at
         // once: the port would run at twice its rate from then on).
         m_txBusy = true;
+        m_choosing = true;
         if (!m_egressCb.IsNull())
         {
             m_egressCb(this, it.packet, static_cast<uint8_t>(cls), it.meta);
@@ -223,7 +256,7 @@ NiccNetDevice::TryTransmit()
         // pushes or asks for meanwhile is sent after it, or at once if it
         // returns nothing.
         m_txBusy = true;
-        m_kickAfterPull = false;
+        m_choosing = true;
         Ptr<Packet> p = m_pullCb(this);
         if (p)
         {
@@ -231,6 +264,7 @@ NiccNetDevice::TryTransmit()
             return;
         }
         m_txBusy = false;
+        m_choosing = false;
         if (m_kickAfterPull)
         {
             m_kickAfterPull = false;
@@ -243,12 +277,67 @@ void
 NiccNetDevice::StartTransmission(Ptr<Packet> p)
 {
     m_txBusy = true;
+    m_choosing = false;
     const uint32_t size = p->GetSize();
     m_txBytes += size;
     const Time txTime = WireTime(size + m_extraWireBytes);
     m_txTrace(p);
-    Simulator::Schedule(txTime, &NiccNetDevice::TransmitComplete, this);
+    m_lazy = NiccScheduler::Active();
+    if (m_lazy == nullptr)
+    {
+        m_txDoneScheduled = true;
+        Simulator::Schedule(txTime, &NiccNetDevice::TransmitComplete, this);
+    }
+    else
+    {
+        // The position TransmitComplete would take if scheduled here; it is
+        // scheduled (at that position) only if something waits for the end.
+        m_txEnd = Simulator::Now() + txTime;
+        m_txTie = m_lazy->Mark();
+        m_txDoneScheduled = false;
+        if (m_kickAfterPull || SomethingWaits())
+        {
+            ScheduleTransmitComplete();
+        }
+    }
+    m_kickAfterPull = false;
     m_channel->Transmit(p, this, txTime);
+}
+
+bool
+NiccNetDevice::SomethingWaits()
+{
+    if (!m_pfcQueue.empty())
+    {
+        return true;
+    }
+    for (uint32_t cls = 0; cls < m_numClasses; ++cls)
+    {
+        if (!m_queues[cls].empty())
+        {
+            return true;
+        }
+    }
+    return !m_pullCb.IsNull() && (m_txIdleCb.IsNull() || !m_txIdleCb(this, m_txEnd));
+}
+
+void
+NiccNetDevice::ScheduleTransmitComplete()
+{
+    m_txDoneScheduled = true;
+    m_lazy->ScheduleAt(m_txEnd - Simulator::Now(),
+                       m_txTie,
+                       MakeEvent(&NiccNetDevice::TransmitComplete, this));
+}
+
+void
+NiccNetDevice::TxSourceChanged()
+{
+    if (m_lazy != nullptr && !m_choosing && !m_txDoneScheduled && IsTxBusy() &&
+        SomethingWaits())
+    {
+        ScheduleTransmitComplete();
+    }
 }
 
 Time
@@ -274,6 +363,7 @@ void
 NiccNetDevice::TransmitComplete()
 {
     m_txBusy = false;
+    m_txDoneScheduled = false;
     TryTransmit();
 }
 
@@ -347,7 +437,7 @@ void
 NiccNetDevice::SetIgnorePause(uint8_t cls, bool ignore)
 {
     m_ignorePause[cls] = ignore;
-    if (ignore && !m_txBusy)
+    if (ignore)
     {
         TryTransmit();
     }

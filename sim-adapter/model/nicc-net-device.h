@@ -43,6 +43,7 @@ namespace ns3
 {
 
 class NiccChannel;
+class NiccScheduler;
 
 /**
  * \ingroup nicc
@@ -63,6 +64,11 @@ class NiccNetDevice : public NetDevice
     /// Asked for the next packet when the wire is free and no pushed packet
     /// is eligible. Returns a packet (header on) or nullptr.
     using TxPullCallback = Callback<Ptr<Packet>, Ptr<NiccNetDevice>>;
+    /// Asked as a frame starts (and again on TxSourceChanged): would a pull
+    /// at the frame's end, `end`, return nothing and change nothing? A source
+    /// that answers true must call TryTransmit or TxSourceChanged whenever
+    /// that may stop being so. Without it the device always pulls at the end.
+    using TxIdleCallback = Callback<bool, Ptr<NiccNetDevice>, Time>;
 
     /// Signature of the PfcRx / PfcTx trace sources: (class, quanta).
     typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
@@ -127,12 +133,17 @@ class NiccNetDevice : public NetDevice
     Time GetPropagationDelay() const;
     /// The device at the other end of the link (nullptr if none).
     Ptr<NiccNetDevice> GetPeer() const;
-    bool IsTxBusy() const { return m_txBusy; }
+    /// A frame is on the wire (or is being chosen) at this point of the
+    /// event order.
+    bool IsTxBusy() const;
+    /// The pull source's answer to the TxIdleCallback may have changed.
+    void TxSourceChanged();
 
     void SetEgressCallback(EgressCallback cb) { m_egressCb = cb; }
     void SetNiccReceiveCallback(NiccReceiveCallback cb) { m_niccRxCb = cb; }
     NiccReceiveCallback GetNiccReceiveCallback() const { return m_niccRxCb; }
     void SetTxPullCallback(TxPullCallback cb) { m_pullCb = cb; }
+    void SetTxIdleCallback(TxIdleCallback cb) { m_txIdleCb = cb; }
 
     /// Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> p);
@@ -181,6 +192,8 @@ class NiccNetDevice : public NetDevice
     void StartTransmission(Ptr<Packet> p);
     Time WireTime(uint32_t bytes);
     void TransmitComplete();
+    bool SomethingWaits();
+    void ScheduleTransmitComplete();
     void HandlePfc(Ptr<Packet> p);
     void PauseExpired(uint8_t cls);
 
@@ -195,8 +208,15 @@ class NiccNetDevice : public NetDevice
     Ptr<NiccChannel> m_channel;
     uint32_t m_ifIndex{0};
     Mac48Address m_address;
-    bool m_txBusy{false}; ///< a frame is on the wire, or one is being chosen
-    bool m_kickAfterPull{false}; ///< TryTransmit asked while the pull callback ran
+    bool m_txBusy{false};   ///< a frame was started and its end not yet handled
+    bool m_choosing{false}; ///< the egress or pull callback is running
+    bool m_txDoneScheduled{false}; ///< a TransmitComplete event is in the scheduler
+    bool m_kickAfterPull{false}; ///< TryTransmit asked while a frame was being chosen
+    /// The scheduler that lets a frame's end go without an event
+    /// (NiccScheduler; nullptr: every frame schedules TransmitComplete).
+    NiccScheduler* m_lazy{nullptr};
+    Time m_txEnd;          ///< end of the frame on the wire
+    uint64_t m_txTie{0};   ///< its TransmitComplete's position (NiccScheduler::Mark)
     uint32_t m_rrNext{1}; ///< next data class to try first (round robin)
     std::deque<Ptr<Packet>> m_pfcQueue;
     std::array<std::deque<Item>, MAX_CLASSES> m_queues;
@@ -219,6 +239,7 @@ class NiccNetDevice : public NetDevice
     EgressCallback m_egressCb;
     NiccReceiveCallback m_niccRxCb;
     TxPullCallback m_pullCb;
+    TxIdleCallback m_txIdleCb;
     NetDevice::ReceiveCallback m_rxCb;
 
     // Trace sources.

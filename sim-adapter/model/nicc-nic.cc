@@ -167,6 +167,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
                   MakeCallback(&NiccNic::OnQpTimeout, this));
     m_receiver.Init(&m_config, node, dev, NiccQpReceiver::Traces{&m_deliverTrace, &m_outOfOrderTrace});
     dev->SetTxPullCallback(MakeCallback(&NiccNic::Pull, this));
+    dev->SetTxIdleCallback(MakeCallback(&NiccNic::TxIdleAt, this));
     dev->SetNiccReceiveCallback(MakeCallback(&NiccNic::Receive, this));
     return true;
 }
@@ -313,6 +314,17 @@ NiccNic::Pull(Ptr<NiccNetDevice> dev)
     (void)m_drv->Deliver(f, nicc::hal::Event::TxDone(p->GetSize()), NicNow());
     m_sched.Sent(qpn, p->GetSize());
     return p;
+}
+
+bool
+NiccNic::TxIdleAt(Ptr<NiccNetDevice> dev, Time end)
+{
+    const uint8_t cls = m_config.dataPriority;
+    if (end < dev->GetPausedUntil(cls) && !dev->GetIgnorePause(cls))
+    {
+        return true; // Pull returns at once; the pause's end or a resume kicks the device
+    }
+    return m_sched.IdleAt(end);
 }
 
 void

@@ -189,6 +189,9 @@ class NiccNic : public Object
     void StartQp(uint32_t qpn);
     void CloseTx(uint32_t qpn);
     Ptr<Packet> Pull(Ptr<NiccNetDevice> dev);
+    /// The device's TxIdleCallback: would Pull at `end` send nothing and
+    /// change nothing?
+    bool TxIdleAt(Ptr<NiccNetDevice> dev, Time end);
     void Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p);
     void OnAck(const NiccRoceHeader& h, bool nack);
     void OnCnp(const NiccRoceHeader& h);

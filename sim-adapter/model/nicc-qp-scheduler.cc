@@ -136,7 +136,26 @@ NiccQpScheduler::Kick()
     else if (!m_paced.empty())
     {
         ArmWake(m_paced.top().first);
+        m_dev->TxSourceChanged();
     }
+}
+
+bool
+NiccQpScheduler::IdleAt(Time end) const
+{
+    if (!m_ready.empty())
+    {
+        return false;
+    }
+    if (m_paced.empty())
+    {
+        return true;
+    }
+    // Nothing due within `end`'s nanosecond, and the wake NextToSend would
+    // arm for the earliest entry already armed no later.
+    const uint64_t top = m_paced.top().first;
+    const uint64_t endPs = static_cast<uint64_t>(end.GetNanoSeconds()) * 1000;
+    return top > endPs + 999 && m_wake.IsRunning() && m_wakeNs <= CeilNs(top);
 }
 
 void

@@ -76,6 +76,12 @@ class NiccQpScheduler
     /// `wireBytes` at its rate after this one and queue it again.
     void Sent(uint32_t qpn, uint32_t wireBytes);
 
+    /// Would NextToSend() at `end` (a time not before now) return NONE and
+    /// change nothing, as things stand? (The device then lets the end of
+    /// its frame go without a pull; every change that could alter the
+    /// answer goes through Kick, which tells the device.)
+    bool IdleAt(Time end) const;
+
     /// Bytes of scheduler state per QP.
     static uint32_t QpStateBytes() { return sizeof(Pace); }
 

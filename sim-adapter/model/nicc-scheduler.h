@@ -1,0 +1,101 @@
+/*
+ * nicc-scheduler.h — the fabric's default event scheduler: ns-3's order
+ * (time, then insertion) plus positions taken ahead of time, so that the
+ * port model can leave out the events that would do nothing and still run
+ * every other event in exactly the order it had (docs/scale.md, "Events per
+ * packet-hop").
+ *
+ * ns-3 runs the events of one time stamp in the order they were inserted.
+ * A port that starts a frame used to insert a transmit-complete event then,
+ * at the frame's start, even when nothing would be waiting at its end. With
+ * this scheduler the port takes a position instead (Mark(): after every
+ * event inserted so far, before any inserted later) and inserts the event
+ * only if something comes to wait for it, at the position it would have had
+ * (ScheduleAt). Until then the port knows whether the frame's end has been
+ * passed by comparing the running event's position (CurrentTie) with it.
+ *
+ * Order: (time, tie), where an inserted event's tie is its insertion number
+ * shifted left by 20 bits and a marked position's tie sits between the last
+ * inserted event and the next: (last << 20) | 2^19 | k, k counting the
+ * marks taken since that insertion. A binary heap over a vector; Remove (a
+ * cancelled event removed by Simulator::Remove) is a linear search.
+ *
+ *   Simulator::SetScheduler(ObjectFactory("ns3::NiccScheduler"));
+ *   NiccScheduler* s = NiccScheduler::Active();         // nullptr under another
+ *   const uint64_t pos = s->Mark();
+ *   ...
+ *   s->ScheduleAt(end - Simulator::Now(), pos, MakeEvent(&Port::Done, port));
+ */
+#ifndef NICC_SCHEDULER_H
+#define NICC_SCHEDULER_H
+
+#include "ns3/event-id.h"
+#include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/scheduler.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup nicc
+ * \brief Scheduler ordering by (time, insertion) that can insert an event at
+ * a position taken earlier.
+ */
+class NiccScheduler : public Scheduler
+{
+  public:
+    static TypeId GetTypeId();
+    NiccScheduler();
+    ~NiccScheduler() override;
+
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+    /// The running simulation's scheduler if it is a NiccScheduler (the one
+    /// that received the last insertion and is not yet destroyed), else nullptr.
+    static NiccScheduler* Active();
+
+    /// A position in the order of events: after every event inserted so far
+    /// and every position marked before, before any event inserted later.
+    uint64_t Mark();
+    /// The position of the event being run (0 before the first).
+    uint64_t CurrentTie() const { return m_currentTie; }
+    /// Insert `impl` to run at Now() + delay, at position `tie` (from Mark()).
+    EventId ScheduleAt(const Time& delay, uint64_t tie, EventImpl* impl);
+
+  private:
+    static constexpr unsigned kShift = 20;
+    static constexpr uint64_t kMarkBit = uint64_t{1} << (kShift - 1);
+    static constexpr uint64_t kMaxMarks = kMarkBit - 1;
+
+    struct Entry
+    {
+        uint64_t ts;
+        uint64_t tie;
+        Event ev;
+    };
+
+    static bool Before(const Entry& a, const Entry& b)
+    {
+        return a.ts != b.ts ? a.ts < b.ts : a.tie < b.tie;
+    }
+    void Up(std::size_t i);
+    void Down(std::size_t i);
+
+    std::vector<Entry> m_heap;
+    uint64_t m_inserted{0};    ///< insertion number of the last event inserted
+    uint64_t m_marks{0};       ///< positions marked since that insertion
+    uint64_t m_currentTie{0};  ///< position of the event being run
+    uint64_t m_forcedTie{0};   ///< the next Insert takes this position (0: none)
+};
+
+} // namespace ns3
+
+#endif // NICC_SCHEDULER_H
