@@ -114,6 +114,7 @@ NiccNetDevice::DoDispose()
     m_niccRxCb = NiccReceiveCallback();
     m_pullCb = TxPullCallback();
     m_txIdleCb = TxIdleCallback();
+    m_txEndTakenCb = TxEndTakenCallback();
     m_rxCb = NetDevice::ReceiveCallback();
     NetDevice::DoDispose();
 }
@@ -183,6 +184,13 @@ NiccNetDevice::IsTxBusy() const
     // passed the position its TransmitComplete would have had.
     const Time now = Simulator::Now();
     return now < m_txEnd || (now == m_txEnd && m_lazy->CurrentTie() < m_txTie);
+}
+
+bool
+NiccNetDevice::BeforeTxEnd(uint64_t frame) const
+{
+    return frame == m_txFrames && m_lazy != nullptr && m_txBusy && !m_choosing &&
+           !m_txDoneScheduled && IsTxBusy();
 }
 
 void
@@ -278,6 +286,7 @@ NiccNetDevice::StartTransmission(Ptr<Packet> p)
 {
     m_txBusy = true;
     m_choosing = false;
+    ++m_txFrames;
     const uint32_t size = p->GetSize();
     m_txBytes += size;
     const Time txTime = WireTime(size + m_extraWireBytes);
@@ -324,10 +333,22 @@ NiccNetDevice::SomethingWaits()
 void
 NiccNetDevice::ScheduleTransmitComplete()
 {
+    if (!m_txEndTakenCb.IsNull())
+    {
+        m_txEndTakenCb(this); // the pull source's event armed for the end goes back
+    }
     m_txDoneScheduled = true;
     m_lazy->ScheduleAt(m_txEnd - Simulator::Now(),
                        m_txTie,
                        MakeEvent(&NiccNetDevice::TransmitComplete, this));
+}
+
+EventId
+NiccNetDevice::ScheduleFromTxEnd(const Time& delay, EventImpl* impl)
+{
+    NS_ABORT_MSG_UNLESS(m_lazy != nullptr && !m_txDoneScheduled && IsTxBusy(),
+                        "ScheduleFromTxEnd outside a frame whose end has no event");
+    return m_lazy->ScheduleFrom(delay, m_txEnd, m_txTie, impl);
 }
 
 void

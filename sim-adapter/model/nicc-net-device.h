@@ -68,7 +68,11 @@ class NiccNetDevice : public NetDevice
     /// at the frame's end, `end`, return nothing and change nothing? A source
     /// that answers true must call TryTransmit or TxSourceChanged whenever
     /// that may stop being so. Without it the device always pulls at the end.
+    /// The source may also arm, then, the one event that pull would arm
+    /// (ScheduleFromTxEnd); if the device pulls at the end after all, it
+    /// calls the TxEndTakenCallback first, and the source takes it back.
     using TxIdleCallback = Callback<bool, Ptr<NiccNetDevice>, Time>;
+    using TxEndTakenCallback = Callback<void, Ptr<NiccNetDevice>>;
 
     /// Signature of the PfcRx / PfcTx trace sources: (class, quanta).
     typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
@@ -136,6 +140,11 @@ class NiccNetDevice : public NetDevice
     /// A frame is on the wire (or is being chosen) at this point of the
     /// event order.
     bool IsTxBusy() const;
+    /// Frames started so far.
+    uint64_t GetTxFrames() const { return m_txFrames; }
+    /// Frame `frame` (a GetTxFrames value) is on the wire, its end has no
+    /// event, and the run has not reached that end.
+    bool BeforeTxEnd(uint64_t frame) const;
     /// The pull source's answer to the TxIdleCallback may have changed.
     void TxSourceChanged();
 
@@ -144,6 +153,10 @@ class NiccNetDevice : public NetDevice
     NiccReceiveCallback GetNiccReceiveCallback() const { return m_niccRxCb; }
     void SetTxPullCallback(TxPullCallback cb) { m_pullCb = cb; }
     void SetTxIdleCallback(TxIdleCallback cb) { m_txIdleCb = cb; }
+    void SetTxEndTakenCallback(TxEndTakenCallback cb) { m_txEndTakenCb = cb; }
+    /// For a TxIdleCallback answering true: schedule `impl` `delay` from now
+    /// (past the frame's end) as the pull at the frame's end would have.
+    EventId ScheduleFromTxEnd(const Time& delay, EventImpl* impl);
 
     /// Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> p);
@@ -217,6 +230,7 @@ class NiccNetDevice : public NetDevice
     NiccScheduler* m_lazy{nullptr};
     Time m_txEnd;          ///< end of the frame on the wire
     uint64_t m_txTie{0};   ///< its TransmitComplete's position (NiccScheduler::Mark)
+    uint64_t m_txFrames{0}; ///< frames started
     uint32_t m_rrNext{1}; ///< next data class to try first (round robin)
     std::deque<Ptr<Packet>> m_pfcQueue;
     std::array<std::deque<Item>, MAX_CLASSES> m_queues;
@@ -240,6 +254,7 @@ class NiccNetDevice : public NetDevice
     NiccReceiveCallback m_niccRxCb;
     TxPullCallback m_pullCb;
     TxIdleCallback m_txIdleCb;
+    TxEndTakenCallback m_txEndTakenCb;
     NetDevice::ReceiveCallback m_rxCb;
 
     // Trace sources.

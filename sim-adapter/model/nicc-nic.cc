@@ -168,6 +168,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     m_receiver.Init(&m_config, node, dev, NiccQpReceiver::Traces{&m_deliverTrace, &m_outOfOrderTrace});
     dev->SetTxPullCallback(MakeCallback(&NiccNic::Pull, this));
     dev->SetTxIdleCallback(MakeCallback(&NiccNic::TxIdleAt, this));
+    dev->SetTxEndTakenCallback(MakeCallback(&NiccQpScheduler::TxEndTaken, &m_sched));
     dev->SetNiccReceiveCallback(MakeCallback(&NiccNic::Receive, this));
     return true;
 }

@@ -3,6 +3,7 @@
  */
 #include "nicc-qp-scheduler.h"
 
+#include "ns3/make-event.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ NiccQpScheduler::Init(Source* source, Ptr<NiccNetDevice> dev)
 void
 NiccQpScheduler::Dispose()
 {
-    m_wake.Cancel();
+    CancelWake();
     m_dev = nullptr;
 }
 
@@ -90,6 +91,7 @@ NiccQpScheduler::MakeSendable(uint32_t qpn)
     {
         return;
     }
+    Unarm();
     Requeue(qpn);
     Kick();
 }
@@ -117,6 +119,7 @@ NiccQpScheduler::SetRate(uint32_t qpn, uint32_t rateKbps)
     q.nextTxPs = next;
     if (q.where == PACED)
     {
+        Unarm();
         m_paced.emplace(q.nextTxPs, qpn);
         Kick();
     }
@@ -141,7 +144,7 @@ NiccQpScheduler::Kick()
 }
 
 bool
-NiccQpScheduler::IdleAt(Time end) const
+NiccQpScheduler::IdleAt(Time end)
 {
     if (!m_ready.empty())
     {
@@ -151,11 +154,65 @@ NiccQpScheduler::IdleAt(Time end) const
     {
         return true;
     }
-    // Nothing due within `end`'s nanosecond, and the wake NextToSend would
-    // arm for the earliest entry already armed no later.
+    // Nothing due within `end`'s nanosecond: NextToSend there would only
+    // arm the wake at the earliest entry, or find it armed no later.
     const uint64_t top = m_paced.top().first;
     const uint64_t endPs = static_cast<uint64_t>(end.GetNanoSeconds()) * 1000;
-    return top > endPs + 999 && m_wake.IsRunning() && m_wakeNs <= CeilNs(top);
+    if (top <= endPs + 999)
+    {
+        return false;
+    }
+    const uint64_t at = CeilNs(top);
+    if (m_wakeArmed)
+    {
+        return m_wakeNs <= at;
+    }
+    // Arm it now, in the place the pull at the frame's end would give it;
+    // taken back (Unarm) if anything changes before that end.
+    m_preArmed = true;
+    m_preArmFrame = m_dev->GetTxFrames();
+    m_preArmWakeNs = m_wakeNs;
+    m_wakeArmed = true;
+    m_wakeNs = at;
+    m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - Simulator::Now(),
+                                      MakeEvent(&NiccQpScheduler::Wake, this));
+    return true;
+}
+
+void
+NiccQpScheduler::Unarm()
+{
+    if (!m_preArmed)
+    {
+        return;
+    }
+    m_preArmed = false;
+    if (!m_dev->BeforeTxEnd(m_preArmFrame))
+    {
+        return; // the frame's end has passed: the wake stands where the pull would have armed it
+    }
+    Simulator::Remove(m_wake);
+    m_wake = EventId();
+    m_wakeArmed = false;
+    m_wakeNs = m_preArmWakeNs;
+}
+
+void
+NiccQpScheduler::TxEndTaken(Ptr<NiccNetDevice> /*dev*/)
+{
+    Unarm();
+}
+
+void
+NiccQpScheduler::CancelWake()
+{
+    // Not EventId::Cancel: a wake armed ahead (IdleAt) carries an ns-3
+    // number later than its place, which IsExpired would misread.
+    if (m_wakeArmed)
+    {
+        m_wake.PeekEventImpl()->Cancel();
+        m_wakeArmed = false;
+    }
 }
 
 void
@@ -163,11 +220,12 @@ NiccQpScheduler::ArmWake(uint64_t atPs)
 {
     const uint64_t at = CeilNs(atPs);
     const uint64_t now = NowPs() / 1000;
-    if (m_wake.IsRunning() && m_wakeNs <= at)
+    if (m_wakeArmed && m_wakeNs <= at)
     {
         return;
     }
-    m_wake.Cancel();
+    CancelWake();
+    m_wakeArmed = true;
     m_wakeNs = at;
     m_wake = Simulator::Schedule(NanoSeconds(at - std::min(at, now)), &NiccQpScheduler::Wake, this);
 }
@@ -175,6 +233,7 @@ NiccQpScheduler::ArmWake(uint64_t atPs)
 void
 NiccQpScheduler::Wake()
 {
+    m_wakeArmed = false;
     m_dev->TryTransmit();
 }
 

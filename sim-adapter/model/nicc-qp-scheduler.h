@@ -80,7 +80,13 @@ class NiccQpScheduler
     /// change nothing, as things stand? (The device then lets the end of
     /// its frame go without a pull; every change that could alter the
     /// answer goes through Kick, which tells the device.)
-    bool IdleAt(Time end) const;
+    /// If the answer is yes and no wake is armed, arms the wake that pull
+    /// would arm (NiccNetDevice::ScheduleFromTxEnd), taken back by any change
+    /// before the frame's end or by TxEndTaken.
+    bool IdleAt(Time end);
+    /// The device pulls at its frame's end after all: take back the wake
+    /// IdleAt armed for it.
+    void TxEndTaken(Ptr<NiccNetDevice> dev);
 
     /// Bytes of scheduler state per QP.
     static uint32_t QpStateBytes() { return sizeof(Pace); }
@@ -106,6 +112,8 @@ class NiccQpScheduler
     void Requeue(uint32_t qpn);
     void Kick();
     void ArmWake(uint64_t atPs);
+    void CancelWake();
+    void Unarm();
     void Wake();
 
     Source* m_source{nullptr};
@@ -115,7 +123,11 @@ class NiccQpScheduler
     using PacedEntry = std::pair<uint64_t, uint32_t>; ///< (nextTxPs, qpn)
     std::priority_queue<PacedEntry, std::vector<PacedEntry>, std::greater<PacedEntry>> m_paced;
     EventId m_wake;
+    bool m_wakeArmed{false}; ///< m_wake is pending (not asked of the EventId: see CancelWake)
     uint64_t m_wakeNs{0};
+    bool m_preArmed{false};      ///< m_wake was armed by IdleAt, ahead of the frame's end
+    uint64_t m_preArmFrame{0};   ///< the device's frame it was armed for
+    uint64_t m_preArmWakeNs{0};  ///< m_wakeNs before
     bool m_inPull{false};
 };
 

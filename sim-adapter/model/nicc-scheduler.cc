@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace ns3
@@ -70,13 +71,65 @@ NiccScheduler::ScheduleAt(const Time& delay, uint64_t tie, EventImpl* impl)
     return id;
 }
 
+EventId
+NiccScheduler::ScheduleFrom(const Time& delay, const Time& at, uint64_t tie, EventImpl* impl)
+{
+    NS_ABORT_MSG_UNLESS(tie & kMarkBit, "NiccScheduler::ScheduleFrom: not a marked position");
+    NS_ABORT_MSG_UNLESS(Simulator::Now() + delay > at,
+                        "NiccScheduler::ScheduleFrom: the event must come after its position");
+    m_fromTs = static_cast<uint64_t>(at.GetTimeStep());
+    m_fromTie = tie;
+    EventId id = Simulator::Schedule(delay, Ptr<EventImpl>(impl, false));
+    NS_ABORT_MSG_UNLESS(m_fromTie == 0, "NiccScheduler::ScheduleFrom: the event was not inserted here");
+    return id;
+}
+
+namespace
+{
+// std::*_heap keep the largest first: a pending event is "less" when later.
+template <class A, class B>
+bool
+Later(const A& a, const B& b)
+{
+    return a.ts != b.ts ? a.ts > b.ts : a.tie > b.tie;
+}
+} // namespace
+
+void
+NiccScheduler::Settle()
+{
+    // A pending event settles once the next event to run comes after its
+    // inserting position: it takes the place an insertion there would have
+    // had (after everything inserted so far, before anything inserted later).
+    while (!m_pending.empty())
+    {
+        const Pending& p = m_pending.front();
+        if (!m_heap.empty() && !Later(m_heap.front(), p))
+        {
+            return; // the run has not passed its position
+        }
+        const Event ev = p.ev;
+        std::pop_heap(m_pending.begin(), m_pending.end(), Later<Pending, Pending>);
+        m_pending.pop_back();
+        m_heap.push_back(Entry{ev.key.m_ts, Mark(), ev});
+        Up(m_heap.size() - 1);
+    }
+}
+
 void
 NiccScheduler::Insert(const Event& ev)
 {
+    if (m_fromTie != 0)
+    {
+        m_pending.push_back(Pending{m_fromTs, m_fromTie, ev});
+        std::push_heap(m_pending.begin(), m_pending.end(), Later<Pending, Pending>);
+        m_fromTie = 0;
+        return;
+    }
     uint64_t tie = m_forcedTie;
     if (tie == 0)
     {
-        ++m_inserted;
+        m_inserted = ev.key.m_uid; // ns-3 numbers insertions in order
         m_marks = 0;
         tie = m_inserted << kShift;
     }
@@ -89,12 +142,13 @@ NiccScheduler::Insert(const Event& ev)
 bool
 NiccScheduler::IsEmpty() const
 {
-    return m_heap.empty();
+    return m_heap.empty() && m_pending.empty();
 }
 
 Scheduler::Event
 NiccScheduler::PeekNext() const
 {
+    const_cast<NiccScheduler*>(this)->Settle();
     NS_ASSERT(!m_heap.empty());
     return m_heap.front().ev;
 }
@@ -102,9 +156,17 @@ NiccScheduler::PeekNext() const
 Scheduler::Event
 NiccScheduler::RemoveNext()
 {
+    Settle();
     NS_ASSERT(!m_heap.empty());
-    const Event ev = m_heap.front().ev;
+    Event ev = m_heap.front().ev;
     m_currentTie = m_heap.front().tie;
+    if (m_currentTie & kMarkBit)
+    {
+        // Run under the number of the last event inserted before its
+        // position: ns-3 takes an event of this time stamp with a number up
+        // to the running one's for run already (EventId::IsExpired, Cancel).
+        ev.key.m_uid = static_cast<uint32_t>(m_currentTie >> kShift);
+    }
     m_heap.front() = m_heap.back();
     m_heap.pop_back();
     if (!m_heap.empty())
@@ -117,6 +179,16 @@ NiccScheduler::RemoveNext()
 void
 NiccScheduler::Remove(const Event& ev)
 {
+    for (std::size_t i = 0; i < m_pending.size(); ++i)
+    {
+        if (m_pending[i].ev.key.m_uid == ev.key.m_uid && m_pending[i].ev.impl == ev.impl)
+        {
+            m_pending[i] = m_pending.back();
+            m_pending.pop_back();
+            std::make_heap(m_pending.begin(), m_pending.end(), Later<Pending, Pending>);
+            return;
+        }
+    }
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
         if (m_heap[i].ev.key.m_uid == ev.key.m_uid && m_heap[i].ev.impl == ev.impl)

@@ -14,10 +14,14 @@
  * (ScheduleAt). Until then the port knows whether the frame's end has been
  * passed by comparing the running event's position (CurrentTie) with it.
  *
- * Order: (time, tie), where an inserted event's tie is its insertion number
- * shifted left by 20 bits and a marked position's tie sits between the last
- * inserted event and the next: (last << 20) | 2^19 | k, k counting the
- * marks taken since that insertion. A binary heap over a vector; Remove (a
+ * Order: (time, tie), where an inserted event's tie is its ns-3 number
+ * (insertion order) shifted left by 20 bits and a marked position's tie sits
+ * between the last inserted event and the next: (last << 20) | 2^19 | k, k
+ * counting the marks taken since that insertion. An event inserted at a
+ * marked position runs under the number of the event before it, so that
+ * ns-3's test of whether an event of the same time stamp has run
+ * (EventId::IsExpired, which Cancel and IsRunning use) holds for the other
+ * events; its own EventId must not be asked (its owner keeps a flag). A binary heap over a vector; Remove (a
  * cancelled event removed by Simulator::Remove) is a linear search.
  *
  *   Simulator::SetScheduler(ObjectFactory("ns3::NiccScheduler"));
@@ -69,6 +73,12 @@ class NiccScheduler : public Scheduler
     uint64_t CurrentTie() const { return m_currentTie; }
     /// Insert `impl` to run at Now() + delay, at position `tie` (from Mark()).
     EventId ScheduleAt(const Time& delay, uint64_t tie, EventImpl* impl);
+    /// Insert `impl` to run at Now() + delay as if it were inserted by an
+    /// event at (`at`, `tie`) (a position from Mark(), not yet reached; the
+    /// delay must reach past `at`): its place among the events of its time
+    /// is settled when the run passes that position. Simulator::Remove
+    /// takes it back before then without it counting as an event.
+    EventId ScheduleFrom(const Time& delay, const Time& at, uint64_t tie, EventImpl* impl);
 
   private:
     static constexpr unsigned kShift = 20;
@@ -88,9 +98,23 @@ class NiccScheduler : public Scheduler
     }
     void Up(std::size_t i);
     void Down(std::size_t i);
+    /// Give the events whose inserting position the run has passed their
+    /// place, and move them to the heap.
+    void Settle();
+
+    /// An event inserted with ScheduleFrom: its inserting position (ts, tie).
+    struct Pending
+    {
+        uint64_t ts;
+        uint64_t tie;
+        Event ev;
+    };
 
     std::vector<Entry> m_heap;
-    uint64_t m_inserted{0};    ///< insertion number of the last event inserted
+    std::vector<Pending> m_pending; ///< few: one per NIC at most
+    uint64_t m_fromTs{0};           ///< ScheduleFrom's position for the next Insert
+    uint64_t m_fromTie{0};
+    uint64_t m_inserted{0};    ///< ns-3 number of the last event inserted
     uint64_t m_marks{0};       ///< positions marked since that insertion
     uint64_t m_currentTie{0};  ///< position of the event being run
     uint64_t m_forcedTie{0};   ///< the next Insert takes this position (0: none)
