@@ -6,6 +6,7 @@
 #
 #   bench/events.sh                                  # this build's nicc-sim
 #   bench/events.sh --before /tmp/old/nicc-sim       # old and new, alternated, in one run
+#   bench/events.sh --before-set scheduler=pq        # this build, every frame's end an event, as "old"
 #   bench/events.sh --only incast --repeat 3
 #
 # Workloads (name: nicc-sim arguments):
@@ -24,6 +25,9 @@
 # Options:
 #   --sim PATH       nicc-sim (default build/release/sim-adapter/nicc-sim)
 #   --before PATH    a second nicc-sim to compare with (e.g. built at the commit before)
+#   --before-set KV  extra --set for the "old" runs (e.g. scheduler=pq: ns-3's own
+#                    scheduler, under which every frame's end is an event); without
+#                    --before the old runs use the same nicc-sim
 #   --only LIST      comma-separated workloads (default incast,main,fattree)
 #   --repeat N       runs per binary and workload (default 1)
 #   --sched PATH     scheduler_bench (default build/release/bench/scheduler_bench)
@@ -35,6 +39,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sim="$root/build/release/sim-adapter/nicc-sim"
 before=""
+before_set=""
 only="incast,main,fattree"
 repeat=1
 sched="$root/build/release/bench/scheduler_bench"
@@ -50,11 +55,12 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --sim) [[ $# -ge 2 ]] || die "--sim needs a value"; sim="$2"; shift 2 ;;
     --before) [[ $# -ge 2 ]] || die "--before needs a value"; before="$2"; shift 2 ;;
+    --before-set) [[ $# -ge 2 ]] || die "--before-set needs a value"; before_set="$2"; shift 2 ;;
     --only) [[ $# -ge 2 ]] || die "--only needs a value"; only="$2"; shift 2 ;;
     --repeat) [[ $# -ge 2 ]] || die "--repeat needs a value"; repeat="$2"; shift 2 ;;
     --sched) [[ $# -ge 2 ]] || die "--sched needs a value"; sched="$2"; shift 2 ;;
     --out) [[ $# -ge 2 ]] || die "--out needs a value"; out="$2"; shift 2 ;;
-    -h | --help) sed -n '2,34p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -77,6 +83,7 @@ for w in "${workloads[@]}"; do
 done
 mkdir -p "$out"
 bins=("new:$sim")
+[[ -n "$before_set" && -z "$before" ]] && before="$sim"
 [[ -n "$before" ]] && bins=("old:$before" "new:$sim")
 
 for w in "${workloads[@]}"; do
@@ -85,9 +92,11 @@ for w in "${workloads[@]}"; do
       tag="${b%%:*}"
       exe="${b#*:}"
       dir="$out/$w-$tag-$k"
+      extra=()
+      [[ "$tag" == old && -n "$before_set" ]] && extra=(--set "$before_set")
       echo "events.sh: $w ($tag, run $k) -> $dir" >&2
       # shellcheck disable=SC2046
-      "$exe" $(args_of "$w") --out "$dir" --plots=false --progress=false >"$dir.log" 2>&1 ||
+      "$exe" $(args_of "$w") "${extra[@]}" --out "$dir" --plots=false --progress=false >"$dir.log" 2>&1 ||
         die "$w ($tag) failed (see $dir.log)"
     done
   done

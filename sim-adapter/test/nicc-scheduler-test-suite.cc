@@ -1,0 +1,232 @@
+/*
+ * nicc-scheduler-test-suite.cc — NiccScheduler, the default scheduler, and
+ * the events it lets the port model leave out ("nicc-scheduler"):
+ *   - order: by time, then insertion; an event inserted at a marked position
+ *     (ScheduleAt) runs after the events of its time inserted before the
+ *     mark and before those inserted after it;
+ *   - ScheduleFrom: an event armed from a position not yet reached runs
+ *     where an insertion made at that position would: after what events
+ *     before the position inserted, before what events after it insert;
+ *     Simulator::Remove takes it back unrun and uncounted;
+ *   - an event run from a marked position does not make ns-3 take a later-
+ *     placed event of its time stamp for run (EventId::IsExpired, Cancel);
+ *   - scheduler=pq (every frame's end an event) and the default give the
+ *     same completion time for every flow, the same drops and PFC frames,
+ *     with fewer events under the default (a fat-tree under HPCC, an incast
+ *     under DCQCN with PFC).
+ *
+ *   ./nicc-sim-test-runner --suite=nicc-scheduler --verbose
+ */
+#include "nicc-test-util.h"
+
+#include "ns3/make-event.h"
+#include "ns3/nicc-module.h"
+#include "ns3/object-factory.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+std::vector<std::string> g_log;
+
+void
+Log(std::string what)
+{
+    g_log.push_back(what + "@" + std::to_string(Simulator::Now().GetNanoSeconds()));
+}
+
+void
+LogThenSchedule(std::string what, Time delay, std::string child)
+{
+    Log(what);
+    Simulator::Schedule(delay, &Log, child);
+}
+
+NiccScheduler*
+UseNiccScheduler()
+{
+    Simulator::Destroy();
+    ObjectFactory f;
+    f.SetTypeId("ns3::NiccScheduler");
+    Simulator::SetScheduler(f);
+    g_log.clear();
+    // The scheduler becomes Active at its first insertion.
+    Simulator::Schedule(Time(0), &Log, std::string("start"));
+    return NiccScheduler::Active();
+}
+
+std::string
+Joined()
+{
+    std::string s;
+    for (const auto& e : g_log)
+    {
+        s += (s.empty() ? "" : " ") + e;
+    }
+    return s;
+}
+
+class MarkOrderTest : public TestCase
+{
+  public:
+    MarkOrderTest()
+        : TestCase("ScheduleAt: an event takes the place of the mark, among events of its time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScheduler* s = UseNiccScheduler();
+        NS_TEST_ASSERT_MSG_NE(s, nullptr, "NiccScheduler is the running scheduler");
+        Simulator::Schedule(NanoSeconds(10), &Log, std::string("a"));
+        const uint64_t mark = s->Mark();
+        Simulator::Schedule(NanoSeconds(10), &Log, std::string("b"));
+        Simulator::Schedule(NanoSeconds(5), &Log, std::string("early"));
+        s->ScheduleAt(NanoSeconds(10), mark, MakeEvent(&Log, std::string("marked")));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Joined(), "start@0 early@5 a@10 marked@10 b@10", "order");
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(NiccScheduler::Active(), nullptr, "none active once destroyed");
+    }
+};
+
+class ScheduleFromTest : public TestCase
+{
+  public:
+    ScheduleFromTest()
+        : TestCase("ScheduleFrom: placed as if inserted at its position; Remove takes it back")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScheduler* s = UseNiccScheduler();
+        // At 20 ns: e0 (inserted now), a2 (inserted by a at 10 ns, before the
+        // position), from (inserted from the position between a and b at
+        // 10 ns), b2 (inserted by b, after the position).
+        Simulator::Schedule(NanoSeconds(20), &Log, std::string("e0"));
+        Simulator::Schedule(NanoSeconds(10), &LogThenSchedule, std::string("a"), NanoSeconds(10), std::string("a2"));
+        const uint64_t mark = s->Mark();
+        Simulator::Schedule(NanoSeconds(10), &LogThenSchedule, std::string("b"), NanoSeconds(10), std::string("b2"));
+        s->ScheduleFrom(NanoSeconds(20), NanoSeconds(10), mark, MakeEvent(&Log, std::string("from")));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Joined(), "start@0 a@10 b@10 e0@20 a2@20 from@20 b2@20", "order");
+        const uint64_t counted = Simulator::GetEventCount();
+        NS_TEST_EXPECT_MSG_EQ(counted, 7u, "seven events ran");
+
+        // Taken back before its position is reached: never runs, not counted.
+        s = UseNiccScheduler();
+        const uint64_t mark2 = s->Mark();
+        EventId id = s->ScheduleFrom(NanoSeconds(30), NanoSeconds(10), mark2, MakeEvent(&Log, std::string("gone")));
+        Simulator::Schedule(NanoSeconds(5), [id]() mutable { Simulator::Remove(id); });
+        Simulator::Schedule(NanoSeconds(40), &Log, std::string("end"));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Joined(), "start@0 end@40", "the removed event did not run");
+        NS_TEST_EXPECT_MSG_EQ(Simulator::GetEventCount(), 3u, "start, the remover and end");
+        Simulator::Destroy();
+    }
+};
+
+class ExpiryTest : public TestCase
+{
+  public:
+    ExpiryTest()
+        : TestCase("an event run from a mark can still cancel a later-placed event of its time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NiccScheduler* s = UseNiccScheduler();
+        const uint64_t mark = s->Mark();
+        // x is inserted after the mark (placed after it) but before the
+        // marked event is, so its ns-3 number is lower than the marked one's.
+        EventId x = Simulator::Schedule(NanoSeconds(10), &Log, std::string("x"));
+        bool pendingSeen = false;
+        s->ScheduleAt(NanoSeconds(10),
+                      mark,
+                      MakeEvent(
+                          +[](EventId* e, bool* seen) {
+                              Log("m");
+                              *seen = e->IsRunning();
+                              e->Cancel();
+                          },
+                          &x,
+                          &pendingSeen));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(pendingSeen, true, "x is still pending when the marked event runs");
+        NS_TEST_EXPECT_MSG_EQ(Joined(), "start@0 m@10", "x was cancelled");
+        Simulator::Destroy();
+    }
+};
+
+class SameResultsTest : public TestCase
+{
+  public:
+    SameResultsTest()
+        : TestCase("scheduler=pq and the default: the same results, fewer events by default")
+    {
+    }
+
+  private:
+    void Compare(const std::string& scenario, const std::vector<std::string>& sets)
+    {
+        NiccScenarioResult nicc;
+        NiccScenarioResult pq;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith(scenario, sets, &nicc, &err), true, err);
+        std::vector<std::string> withPq = sets;
+        withPq.push_back("scheduler=pq");
+        NS_TEST_ASSERT_MSG_EQ(NiccRunWith(scenario, withPq, &pq, &err), true, err);
+        NS_TEST_ASSERT_MSG_GT(nicc.flows.size(), 10u, scenario << ": a workload ran");
+        NS_TEST_ASSERT_MSG_EQ(nicc.flows.size(), pq.flows.size(), scenario << ": same flows");
+        uint32_t same = 0;
+        for (size_t i = 0; i < nicc.flows.size(); ++i)
+        {
+            same += nicc.flows[i].fctNs == pq.flows[i].fctNs ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(same, nicc.flows.size(), scenario << ": every flow's completion time");
+        NS_TEST_EXPECT_MSG_EQ(nicc.pauseFrames, pq.pauseFrames, scenario << ": PFC frames");
+        NS_TEST_EXPECT_MSG_EQ(nicc.ecnMarked, pq.ecnMarked, scenario << ": ECN marks");
+        NS_TEST_EXPECT_MSG_EQ(nicc.drops, pq.drops, scenario << ": drops");
+        NS_TEST_EXPECT_MSG_EQ(nicc.cnpsSent, pq.cnpsSent, scenario << ": CNPs");
+        NS_TEST_EXPECT_MSG_EQ(nicc.queueMaxExact, pq.queueMaxExact, scenario << ": largest queue");
+        const bool sameSamples = nicc.queueSamples == pq.queueSamples;
+        NS_TEST_EXPECT_MSG_EQ(sameSamples, true, scenario << ": queue samples");
+        NS_TEST_EXPECT_MSG_LT(nicc.events, pq.events, scenario << ": fewer events");
+    }
+
+    void DoRun() override
+    {
+        Compare("leaf-spine",
+                {"topology=fat-tree", "pods=2", "tors_per_pod=2", "aggs_per_pod=2", "cores=4",
+                 "hosts_per_leaf=4", "cc=hpcc", "poisson_load=0.5", "traffic_stop_ms=0.2", "stop_ms=2"});
+        Compare("incast", {"cc=dcqcn", "senders=16", "size_bytes=200000"});
+    }
+};
+
+class NiccSchedulerTestSuite : public TestSuite
+{
+  public:
+    NiccSchedulerTestSuite()
+        : TestSuite("nicc-scheduler", UNIT)
+    {
+        AddTestCase(new MarkOrderTest, TestCase::QUICK);
+        AddTestCase(new ScheduleFromTest, TestCase::QUICK);
+        AddTestCase(new ExpiryTest, TestCase::QUICK);
+        AddTestCase(new SameResultsTest, TestCase::QUICK);
+    }
+};
+
+NiccSchedulerTestSuite g_niccSchedulerTestSuite;
+
+} // namespace
