@@ -6,6 +6,8 @@
 #include "nicc-channel.h"
 #include "nicc-mpi.h"
 
+#include "nicc-event-heap.h"
+
 #include "ns3/log.h"
 
 #include <typeinfo>
@@ -97,8 +99,7 @@ NiccOrderedScheduler::Make(const Event& ev) const
 void
 NiccOrderedScheduler::Insert(const Event& ev)
 {
-    m_heap.push_back(Make(ev));
-    Up(m_heap.size() - 1);
+    NiccHeapPush(m_heap, Make(ev), Before{});
 }
 
 bool
@@ -118,77 +119,18 @@ Scheduler::Event
 NiccOrderedScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
-    const Event ev = m_heap.front().ev;
-    m_heap.front() = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        Down(0);
-    }
-    return ev;
+    return NiccHeapPop(m_heap, Before{}).ev;
 }
 
 void
 NiccOrderedScheduler::Remove(const Event& ev)
 {
-    for (std::size_t i = 0; i < m_heap.size(); ++i)
-    {
-        if (m_heap[i].ev.key.m_uid == ev.key.m_uid && m_heap[i].ev.impl == ev.impl)
-        {
-            m_heap[i] = m_heap.back();
-            m_heap.pop_back();
-            if (i < m_heap.size())
-            {
-                Up(i);
-                Down(i);
-            }
-            return;
-        }
-    }
-    NS_ASSERT_MSG(false, "NiccOrderedScheduler::Remove: event not found");
-}
-
-void
-NiccOrderedScheduler::Up(std::size_t i)
-{
-    Entry e = std::move(m_heap[i]);
-    while (i > 0)
-    {
-        const std::size_t parent = (i - 1) / 2;
-        if (!Before(e, m_heap[parent]))
-        {
-            break;
-        }
-        m_heap[i] = std::move(m_heap[parent]);
-        i = parent;
-    }
-    m_heap[i] = std::move(e);
-}
-
-void
-NiccOrderedScheduler::Down(std::size_t i)
-{
-    const std::size_t n = m_heap.size();
-    Entry e = std::move(m_heap[i]);
-    for (;;)
-    {
-        std::size_t child = 2 * i + 1;
-        if (child >= n)
-        {
-            break;
-        }
-        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
-        {
-            ++child;
-        }
-        if (!Before(m_heap[child], e))
-        {
-            break;
-        }
-        m_heap[i] = std::move(m_heap[child]);
-        i = child;
-    }
-    m_heap[i] = std::move(e);
+    const bool found = NiccHeapRemove(
+        m_heap,
+        [&ev](const Entry& e) { return e.ev.key.m_uid == ev.key.m_uid && e.ev.impl == ev.impl; },
+        Before{});
+    NS_ASSERT_MSG(found, "NiccOrderedScheduler::Remove: event not found");
+    (void)found;
 }
 
 } // namespace ns3

@@ -121,21 +121,22 @@ class NiccOrderedScheduler : public Scheduler
         Event ev;
     };
 
-    static bool Before(const Entry& a, const Entry& b)
+    struct Before
     {
-        if (a.ts != b.ts)
+        bool operator()(const Entry& a, const Entry& b) const
         {
-            return a.ts < b.ts;
+            if (a.ts != b.ts)
+            {
+                return a.ts < b.ts;
+            }
+            if (a.order != b.order)
+            {
+                return a.order < b.order;
+            }
+            return a.tie < b.tie;
         }
-        if (a.order != b.order)
-        {
-            return a.order < b.order;
-        }
-        return a.tie < b.tie;
-    }
+    };
     Entry Make(const Event& ev) const;
-    void Up(std::size_t i);
-    void Down(std::size_t i);
 
     std::vector<Entry> m_heap;
 };

@@ -3,6 +3,8 @@
  */
 #include "nicc-qp-scheduler.h"
 
+#include "nicc-scheduler.h"
+
 #include "ns3/make-event.h"
 #include "ns3/simulator.h"
 
@@ -174,6 +176,7 @@ NiccQpScheduler::IdleAt(Time end)
     m_preArmWakeNs = m_wakeNs;
     m_wakeArmed = true;
     m_wakeNs = at;
+    m_wakeFromTxEnd = true;
     m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - Simulator::Now(),
                                       MakeEvent(&NiccQpScheduler::Wake, this));
     return true;
@@ -206,13 +209,21 @@ NiccQpScheduler::TxEndTaken(Ptr<NiccNetDevice> /*dev*/)
 void
 NiccQpScheduler::CancelWake()
 {
-    // Not EventId::Cancel: a wake armed ahead (IdleAt) carries an ns-3
-    // number later than its place, which IsExpired would misread.
-    if (m_wakeArmed)
+    if (!m_wakeArmed)
     {
-        m_wake.PeekEventImpl()->Cancel();
-        m_wakeArmed = false;
+        return;
     }
+    m_wakeArmed = false;
+    if (m_wakeFromTxEnd || NiccScheduler::Active() == nullptr)
+    {
+        // Cancelled: it runs as a no-op. Armed ahead (IdleAt), its ns-3
+        // number is later than its place, which EventId::IsExpired (asked by
+        // Cancel and Remove) would misread in its own nanosecond; other
+        // schedulers remove by a search through every pending event.
+        m_wake.PeekEventImpl()->Cancel();
+        return;
+    }
+    Simulator::Remove(m_wake); // NiccScheduler: gone, neither run nor counted
 }
 
 void
@@ -227,6 +238,7 @@ NiccQpScheduler::ArmWake(uint64_t atPs)
     CancelWake();
     m_wakeArmed = true;
     m_wakeNs = at;
+    m_wakeFromTxEnd = false;
     m_wake = Simulator::Schedule(NanoSeconds(at - std::min(at, now)), &NiccQpScheduler::Wake, this);
 }
 

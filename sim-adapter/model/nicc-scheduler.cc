@@ -5,6 +5,8 @@
 #include "nicc-scheduler.h"
 
 #include "ns3/abort.h"
+#include "nicc-event-heap.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -111,8 +113,7 @@ NiccScheduler::Settle()
         const Event ev = p.ev;
         std::pop_heap(m_pending.begin(), m_pending.end(), Later<Pending, Pending>);
         m_pending.pop_back();
-        m_heap.push_back(Entry{ev.key.m_ts, Mark(), ev});
-        Up(m_heap.size() - 1);
+        NiccHeapPush(m_heap, MakeEntry(ev, Mark()), Before{});
     }
 }
 
@@ -135,44 +136,65 @@ NiccScheduler::Insert(const Event& ev)
     }
     m_forcedTie = 0;
     g_active = this; // in use: the simulator inserts into it
-    m_heap.push_back(Entry{ev.key.m_ts, tie, ev});
-    Up(m_heap.size() - 1);
+    NiccHeapPush(m_heap, MakeEntry(ev, tie), Before{});
+}
+
+void
+NiccScheduler::DropRemoved()
+{
+    while (!m_heap.empty() && m_heap.front().impl->IsCancelled() && !m_removed.empty())
+    {
+        EventImpl* impl = m_heap.front().impl;
+        if (m_removed.erase(impl) == 0)
+        {
+            return; // cancelled, not removed: it runs (as a no-op) and counts
+        }
+        NiccHeapPop(m_heap, Before{});
+        impl->Unref();
+    }
 }
 
 bool
 NiccScheduler::IsEmpty() const
 {
+    auto* self = const_cast<NiccScheduler*>(this);
+    self->DropRemoved();
     return m_heap.empty() && m_pending.empty();
 }
 
 Scheduler::Event
 NiccScheduler::PeekNext() const
 {
-    const_cast<NiccScheduler*>(this)->Settle();
+    auto* self = const_cast<NiccScheduler*>(this);
+    self->DropRemoved();
+    self->Settle();
     NS_ASSERT(!m_heap.empty());
-    return m_heap.front().ev;
+    const Entry& top = m_heap.front();
+    Event ev;
+    ev.impl = top.impl;
+    ev.key.m_ts = top.ts;
+    ev.key.m_context = top.context;
+    ev.key.m_uid = (top.tie & kMarkBit) ? static_cast<uint32_t>(top.tie >> kShift) : top.uid;
+    return ev;
 }
 
 Scheduler::Event
 NiccScheduler::RemoveNext()
 {
+    DropRemoved();
     Settle();
     NS_ASSERT(!m_heap.empty());
-    Event ev = m_heap.front().ev;
-    m_currentTie = m_heap.front().tie;
-    if (m_currentTie & kMarkBit)
-    {
-        // Run under the number of the last event inserted before its
-        // position: ns-3 takes an event of this time stamp with a number up
-        // to the running one's for run already (EventId::IsExpired, Cancel).
-        ev.key.m_uid = static_cast<uint32_t>(m_currentTie >> kShift);
-    }
-    m_heap.front() = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        Down(0);
-    }
+    const Entry top = NiccHeapPop(m_heap, Before{});
+    m_currentTie = top.tie;
+    Event ev;
+    ev.impl = top.impl;
+    ev.key.m_ts = top.ts;
+    ev.key.m_context = top.context;
+    // An event run from a marked position runs under the number of the last
+    // event inserted before that position: ns-3 takes an event of this time
+    // stamp with a number up to the running one's for run already
+    // (EventId::IsExpired, used by Cancel and IsRunning).
+    ev.key.m_uid = (top.tie & kMarkBit) ? static_cast<uint32_t>(top.tie >> kShift) : top.uid;
     return ev;
 }
 
@@ -189,64 +211,12 @@ NiccScheduler::Remove(const Event& ev)
             return;
         }
     }
-    for (std::size_t i = 0; i < m_heap.size(); ++i)
-    {
-        if (m_heap[i].ev.key.m_uid == ev.key.m_uid && m_heap[i].ev.impl == ev.impl)
-        {
-            m_heap[i] = m_heap.back();
-            m_heap.pop_back();
-            if (i < m_heap.size())
-            {
-                Up(i);
-                Down(i);
-            }
-            return;
-        }
-    }
-    NS_ASSERT_MSG(false, "NiccScheduler::Remove: event not found");
-}
-
-void
-NiccScheduler::Up(std::size_t i)
-{
-    Entry e = std::move(m_heap[i]);
-    while (i > 0)
-    {
-        const std::size_t parent = (i - 1) / 2;
-        if (!Before(e, m_heap[parent]))
-        {
-            break;
-        }
-        m_heap[i] = std::move(m_heap[parent]);
-        i = parent;
-    }
-    m_heap[i] = std::move(e);
-}
-
-void
-NiccScheduler::Down(std::size_t i)
-{
-    const std::size_t n = m_heap.size();
-    Entry e = std::move(m_heap[i]);
-    for (;;)
-    {
-        std::size_t child = 2 * i + 1;
-        if (child >= n)
-        {
-            break;
-        }
-        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
-        {
-            ++child;
-        }
-        if (!Before(m_heap[child], e))
-        {
-            break;
-        }
-        m_heap[i] = std::move(m_heap[child]);
-        i = child;
-    }
-    m_heap[i] = std::move(e);
+    // In the heap: left there and dropped when it comes first, without
+    // being run or counted (a search here would cost the heap's size). The
+    // simulator cancels and releases the event after this; the scheduler
+    // keeps it alive until then.
+    ev.impl->Ref();
+    m_removed.insert(ev.impl);
 }
 
 } // namespace ns3

@@ -21,8 +21,10 @@
  * marked position runs under the number of the event before it, so that
  * ns-3's test of whether an event of the same time stamp has run
  * (EventId::IsExpired, which Cancel and IsRunning use) holds for the other
- * events; its own EventId must not be asked (its owner keeps a flag). A binary heap over a vector; Remove (a
- * cancelled event removed by Simulator::Remove) is a linear search.
+ * events; its own EventId must not be asked (its owner keeps a flag).
+ *
+ * A binary heap over a vector. Simulator::Remove leaves the event in the
+ * heap; it is dropped, unrun and uncounted, when it comes first.
  *
  *   Simulator::SetScheduler(ObjectFactory("ns3::NiccScheduler"));
  *   NiccScheduler* s = NiccScheduler::Active();         // nullptr under another
@@ -39,6 +41,7 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -85,22 +88,32 @@ class NiccScheduler : public Scheduler
     static constexpr uint64_t kMarkBit = uint64_t{1} << (kShift - 1);
     static constexpr uint64_t kMaxMarks = kMarkBit - 1;
 
+    /// An event in 32 bytes: its order (ts, tie) first, then the rest of it.
     struct Entry
     {
         uint64_t ts;
         uint64_t tie;
-        Event ev;
+        EventImpl* impl;
+        uint32_t uid;
+        uint32_t context;
     };
 
-    static bool Before(const Entry& a, const Entry& b)
+    struct Before
     {
-        return a.ts != b.ts ? a.ts < b.ts : a.tie < b.tie;
+        bool operator()(const Entry& a, const Entry& b) const
+        {
+            return a.ts != b.ts ? a.ts < b.ts : a.tie < b.tie;
+        }
+    };
+    static Entry MakeEntry(const Event& ev, uint64_t tie)
+    {
+        return Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context};
     }
-    void Up(std::size_t i);
-    void Down(std::size_t i);
     /// Give the events whose inserting position the run has passed their
     /// place, and move them to the heap.
     void Settle();
+    /// Drop the removed events (Remove) that come first.
+    void DropRemoved();
 
     /// An event inserted with ScheduleFrom: its inserting position (ts, tie).
     struct Pending
@@ -112,6 +125,7 @@ class NiccScheduler : public Scheduler
 
     std::vector<Entry> m_heap;
     std::vector<Pending> m_pending; ///< few: one per NIC at most
+    std::unordered_set<const EventImpl*> m_removed; ///< removed, still in m_heap
     uint64_t m_fromTs{0};           ///< ScheduleFrom's position for the next Insert
     uint64_t m_fromTie{0};
     uint64_t m_inserted{0};    ///< ns-3 number of the last event inserted
