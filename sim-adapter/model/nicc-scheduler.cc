@@ -142,13 +142,15 @@ NiccScheduler::Insert(const Event& ev)
 void
 NiccScheduler::DropRemoved()
 {
-    while (!m_heap.empty() && m_heap.front().impl->IsCancelled() && !m_removed.empty())
+    // Only an event of the earliest removed time stamp can be a removed one.
+    while (!m_removedTs.empty() && !m_heap.empty() && m_heap.front().ts >= m_removedTs.top())
     {
         EventImpl* impl = m_heap.front().impl;
-        if (m_removed.erase(impl) == 0)
+        if (!impl->IsCancelled() || m_removed.erase(impl) == 0)
         {
-            return; // cancelled, not removed: it runs (as a no-op) and counts
+            return; // not removed (a cancelled one runs, as a no-op, and counts)
         }
+        m_removedTs.pop();
         NiccHeapPop(m_heap, Before{});
         impl->Unref();
     }
@@ -217,6 +219,7 @@ NiccScheduler::Remove(const Event& ev)
     // keeps it alive until then.
     ev.impl->Ref();
     m_removed.insert(ev.impl);
+    m_removedTs.push(ev.key.m_ts);
 }
 
 } // namespace ns3

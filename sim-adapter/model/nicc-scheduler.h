@@ -41,6 +41,8 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <unordered_set>
 #include <vector>
 
@@ -126,6 +128,8 @@ class NiccScheduler : public Scheduler
     std::vector<Entry> m_heap;
     std::vector<Pending> m_pending; ///< few: one per NIC at most
     std::unordered_set<const EventImpl*> m_removed; ///< removed, still in m_heap
+    /// Their time stamps, earliest first.
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> m_removedTs;
     uint64_t m_fromTs{0};           ///< ScheduleFrom's position for the next Insert
     uint64_t m_fromTie{0};
     uint64_t m_inserted{0};    ///< ns-3 number of the last event inserted
