@@ -17,8 +17,9 @@
 #             (sim-adapter/scenarios/fat-tree-hadoop.toml, pods=5, stop_ms=5)
 # Per run (from summary.json's sim block): events, data packet-hops (DATA
 # packets that crossed a link), events per packet-hop, wall and CPU seconds,
-# events per CPU second; then the raw ns-3 scheduler's event rate on this
-# machine (bench/ns3/scheduler_bench) as the reference. With --before, each
+# events per CPU second; then the raw event rate of ns-3's PriorityQueue
+# scheduler and of NiccScheduler on this machine (bench/ns3/scheduler_bench)
+# as the reference. With --before, each
 # workload runs old, new, old, new ... (--repeat pairs), and the table gives
 # the median of each with the ratios new / old; results (fct.csv) of old and
 # new are compared and reported as identical or not.
@@ -60,7 +61,7 @@ while [[ $# -gt 0 ]]; do
     --repeat) [[ $# -ge 2 ]] || die "--repeat needs a value"; repeat="$2"; shift 2 ;;
     --sched) [[ $# -ge 2 ]] || die "--sched needs a value"; sched="$2"; shift 2 ;;
     --out) [[ $# -ge 2 ]] || die "--out needs a value"; out="$2"; shift 2 ;;
-    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,36p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -102,15 +103,18 @@ for w in "${workloads[@]}"; do
   done
 done
 
-echo "events.sh: ns-3 scheduler reference (20000000 events, 100000 pending)" >&2
+echo "events.sh: raw scheduler references (20000000 events, 100000 pending)" >&2
 "$sched" --pending=100000 --events=20000000 >"$out/scheduler.txt" || die "scheduler_bench failed"
+"$sched" --pending=100000 --events=20000000 --scheduler=ns3::NiccScheduler >"$out/scheduler-nicc.txt" ||
+  die "scheduler_bench (NiccScheduler) failed"
 
 "$py" - "$out" "$repeat" "${#bins[@]}" "${workloads[@]}" <<'EOF'
 import csv, filecmp, json, os, statistics, sys
 
 out, repeat, nbins, workloads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 tags = ["old", "new"] if nbins == 2 else ["new"]
-ref = dict(kv.split("=", 1) for kv in open(os.path.join(out, "scheduler.txt")).read().split())
+refs = [dict(kv.split("=", 1) for kv in open(os.path.join(out, f)).read().split())
+        for f in ("scheduler.txt", "scheduler-nicc.txt")]
 rows = []
 for w in workloads:
     for tag in tags:
@@ -148,8 +152,10 @@ for w in workloads:
             med(w, "new", "wall_s") / med(w, "old", "wall_s"),
             med(w, "new", "cpu_s") / med(w, "old", "cpu_s"), "identical" if same else "DIFFERS"))
 lines.append("")
-lines.append("Raw ns-3 scheduler on this machine: %.2fM events / s (%s)." % (
-    float(ref["events_per_second"]) / 1e6, ", ".join("%s=%s" % kv for kv in sorted(ref.items()))))
+for ref in refs:
+    lines.append("Raw scheduler %s on this machine: %.2fM events / s (%s)." % (
+        ref["scheduler"], float(ref["events_per_second"]) / 1e6,
+        ", ".join("%s=%s" % kv for kv in sorted(ref.items()) if kv[0] != "scheduler")))
 open(os.path.join(out, "events.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF
