@@ -156,6 +156,21 @@ NiccScheduler::DropRemoved()
     }
 }
 
+Scheduler::Event
+NiccScheduler::EventOf(const Entry& e)
+{
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = e.ts;
+    ev.key.m_context = e.context;
+    // An event run from a marked position runs under the number of the last
+    // event inserted before that position: ns-3 takes an event of this time
+    // stamp with a number up to the running one's for run already
+    // (EventId::IsExpired, used by Cancel and IsRunning).
+    ev.key.m_uid = (e.tie & kMarkBit) ? static_cast<uint32_t>(e.tie >> kShift) : e.uid;
+    return ev;
+}
+
 bool
 NiccScheduler::IsEmpty() const
 {
@@ -171,13 +186,7 @@ NiccScheduler::PeekNext() const
     self->DropRemoved();
     self->Settle();
     NS_ASSERT(!m_heap.empty());
-    const Entry& top = m_heap.front();
-    Event ev;
-    ev.impl = top.impl;
-    ev.key.m_ts = top.ts;
-    ev.key.m_context = top.context;
-    ev.key.m_uid = (top.tie & kMarkBit) ? static_cast<uint32_t>(top.tie >> kShift) : top.uid;
-    return ev;
+    return EventOf(m_heap.front());
 }
 
 Scheduler::Event
@@ -188,16 +197,7 @@ NiccScheduler::RemoveNext()
     NS_ASSERT(!m_heap.empty());
     const Entry top = NiccHeapPop(m_heap, Before{});
     m_currentTie = top.tie;
-    Event ev;
-    ev.impl = top.impl;
-    ev.key.m_ts = top.ts;
-    ev.key.m_context = top.context;
-    // An event run from a marked position runs under the number of the last
-    // event inserted before that position: ns-3 takes an event of this time
-    // stamp with a number up to the running one's for run already
-    // (EventId::IsExpired, used by Cancel and IsRunning).
-    ev.key.m_uid = (top.tie & kMarkBit) ? static_cast<uint32_t>(top.tie >> kShift) : top.uid;
-    return ev;
+    return EventOf(top);
 }
 
 void

@@ -114,6 +114,8 @@ class NiccScheduler : public Scheduler
     /// Give the events whose inserting position the run has passed their
     /// place, and move them to the heap.
     void Settle();
+    /// The event an entry holds, as the simulator is to run it.
+    static Event EventOf(const Entry& e);
     /// Drop the removed events (Remove) that come first.
     void DropRemoved();
 
