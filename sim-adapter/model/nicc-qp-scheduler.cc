@@ -176,7 +176,6 @@ NiccQpScheduler::IdleAt(Time end)
     m_preArmWakeNs = m_wakeNs;
     m_wakeArmed = true;
     m_wakeNs = at;
-    m_wakeFromTxEnd = true;
     m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - Simulator::Now(),
                                       MakeEvent(&NiccQpScheduler::Wake, this));
     return true;
@@ -214,16 +213,18 @@ NiccQpScheduler::CancelWake()
         return;
     }
     m_wakeArmed = false;
-    if (m_wakeFromTxEnd || NiccScheduler::Active() == nullptr)
+    if (NiccScheduler::Active() != nullptr && m_wakeNs > NowPs() / 1000)
     {
-        // Cancelled: it runs as a no-op. Armed ahead (IdleAt), its ns-3
-        // number is later than its place, which EventId::IsExpired (asked by
-        // Cancel and Remove) would misread in its own nanosecond; other
-        // schedulers remove by a search through every pending event.
-        m_wake.PeekEventImpl()->Cancel();
+        // NiccScheduler: removed, neither run nor counted. Only before the
+        // wake's own nanosecond: one armed ahead (IdleAt) has an ns-3 number
+        // later than its place, which Remove's expiry test (EventId::
+        // IsExpired) would misread within that nanosecond.
+        Simulator::Remove(m_wake);
         return;
     }
-    Simulator::Remove(m_wake); // NiccScheduler: gone, neither run nor counted
+    // Cancelled: it runs as a no-op (other schedulers remove by a search
+    // through every pending event).
+    m_wake.PeekEventImpl()->Cancel();
 }
 
 void
@@ -238,7 +239,6 @@ NiccQpScheduler::ArmWake(uint64_t atPs)
     CancelWake();
     m_wakeArmed = true;
     m_wakeNs = at;
-    m_wakeFromTxEnd = false;
     m_wake = Simulator::Schedule(NanoSeconds(at - std::min(at, now)), &NiccQpScheduler::Wake, this);
 }
 

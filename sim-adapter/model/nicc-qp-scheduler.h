@@ -124,7 +124,6 @@ class NiccQpScheduler
     std::priority_queue<PacedEntry, std::vector<PacedEntry>, std::greater<PacedEntry>> m_paced;
     EventId m_wake;
     bool m_wakeArmed{false}; ///< m_wake is pending (not asked of the EventId: see CancelWake)
-    bool m_wakeFromTxEnd{false}; ///< m_wake was armed by IdleAt
     uint64_t m_wakeNs{0};
     bool m_preArmed{false};      ///< m_wake was armed by IdleAt, ahead of the frame's end
     uint64_t m_preArmFrame{0};   ///< the device's frame it was armed for
