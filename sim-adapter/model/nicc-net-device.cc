@@ -344,11 +344,11 @@ NiccNetDevice::ScheduleTransmitComplete()
 }
 
 EventId
-NiccNetDevice::ScheduleFromTxEnd(const Time& delay, EventImpl* impl)
+NiccNetDevice::ScheduleFromTxEnd(const Time& delay, EventImpl* impl, uint64_t* settledTie)
 {
     NS_ABORT_MSG_UNLESS(m_lazy != nullptr && !m_txDoneScheduled && IsTxBusy(),
                         "ScheduleFromTxEnd outside a frame whose end has no event");
-    return m_lazy->ScheduleFrom(delay, m_txEnd, m_txTie, impl);
+    return m_lazy->ScheduleFrom(delay, m_txEnd, m_txTie, impl, settledTie);
 }
 
 void

@@ -156,7 +156,8 @@ class NiccNetDevice : public NetDevice
     void SetTxEndTakenCallback(TxEndTakenCallback cb) { m_txEndTakenCb = cb; }
     /// For a TxIdleCallback answering true: schedule `impl` `delay` from now
     /// (past the frame's end) as the pull at the frame's end would have.
-    EventId ScheduleFromTxEnd(const Time& delay, EventImpl* impl);
+    /// Its place, once settled, is written to *settledTie if given.
+    EventId ScheduleFromTxEnd(const Time& delay, EventImpl* impl, uint64_t* settledTie = nullptr);
 
     /// Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> p);

@@ -158,6 +158,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     const nicc::Status st = m_drv->Init(&m_cfg, this);
     NS_ABORT_MSG_UNLESS(st.ok(), "NiccNic: the sender slot cannot run this configuration");
     m_sched.Init(&m_sender, dev);
+    m_sched.SetPauseClass(m_config.dataPriority);
     m_sender.Init(&m_config,
                   node,
                   m_config.payloadSize ? m_config.payloadSize : dev->GetMtu(),
@@ -294,6 +295,7 @@ NiccNic::ServeWaiting()
 Ptr<Packet>
 NiccNic::Pull(Ptr<NiccNetDevice> dev)
 {
+    m_sched.Rewind();
     if (dev->IsPaused(m_config.dataPriority))
     {
         return nullptr; // the device pulls again when the pause ends
@@ -320,6 +322,7 @@ NiccNic::Pull(Ptr<NiccNetDevice> dev)
 bool
 NiccNic::TxIdleAt(Ptr<NiccNetDevice> dev, Time end)
 {
+    m_sched.Rewind();
     const uint8_t cls = m_config.dataPriority;
     if (end < dev->GetPausedUntil(cls) && !dev->GetIgnorePause(cls))
     {

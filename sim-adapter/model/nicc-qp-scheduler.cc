@@ -93,7 +93,7 @@ NiccQpScheduler::MakeSendable(uint32_t qpn)
     {
         return;
     }
-    Unarm();
+    Rewind();
     Requeue(qpn);
     Kick();
 }
@@ -121,9 +121,10 @@ NiccQpScheduler::SetRate(uint32_t qpn, uint32_t rateKbps)
     q.nextTxPs = next;
     if (q.where == PACED)
     {
-        Unarm();
+        Rewind();
         m_paced.emplace(q.nextTxPs, qpn);
         Kick();
+        RunStaleWakeAhead();
     }
 }
 
@@ -148,6 +149,7 @@ NiccQpScheduler::Kick()
 bool
 NiccQpScheduler::IdleAt(Time end)
 {
+    Rewind();
     if (!m_ready.empty())
     {
         return false;
@@ -176,8 +178,10 @@ NiccQpScheduler::IdleAt(Time end)
     m_preArmWakeNs = m_wakeNs;
     m_wakeArmed = true;
     m_wakeNs = at;
+    m_wakeTie = 0;
     m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - Simulator::Now(),
-                                      MakeEvent(&NiccQpScheduler::Wake, this));
+                                      MakeEvent(&NiccQpScheduler::Wake, this),
+                                      &m_wakeTie);
     return true;
 }
 
@@ -196,13 +200,102 @@ NiccQpScheduler::Unarm()
     Simulator::Remove(m_wake);
     m_wake = EventId();
     m_wakeArmed = false;
+    m_wakeTie = 0;
     m_wakeNs = m_preArmWakeNs;
 }
 
 void
 NiccQpScheduler::TxEndTaken(Ptr<NiccNetDevice> /*dev*/)
 {
+    Rewind();
+}
+
+void
+NiccQpScheduler::Rewind()
+{
     Unarm();
+    if (!m_ahead)
+    {
+        return;
+    }
+    m_ahead = false;
+    NiccScheduler* s = NiccScheduler::Active();
+    if (s->Passed(NanoSeconds(m_aheadNs), m_aheadTie))
+    {
+        m_aheadStale.clear(); // its place has passed: what it did stands
+        return;
+    }
+    // Before the stale wake's place: put back the wake and the entries.
+    CancelWake();
+    for (const PacedEntry& e : m_aheadStale)
+    {
+        m_paced.push(e);
+    }
+    m_aheadStale.clear();
+    m_wakeArmed = true;
+    m_wakeNs = m_aheadNs;
+    m_wakeTie = m_aheadTie;
+    m_wake = s->ScheduleAt(NanoSeconds(m_aheadNs) - Simulator::Now(),
+                           m_aheadTie,
+                           MakeEvent(&NiccQpScheduler::Wake, this));
+}
+
+void
+NiccQpScheduler::RunStaleWakeAhead()
+{
+    // The wake armed for the earliest paced entry finds, when it fires,
+    // only entries a re-key has made stale: its pull would drop them and arm
+    // the wake for the next entry, nothing else, if nothing changes before
+    // then (the device idle and not paused, no QP due, no re-key; any of
+    // these calls Rewind first). Do it now, the new wake in the place the
+    // old one's pull would have given it, and remove the old one.
+    NiccScheduler* s = NiccScheduler::Active();
+    const uint64_t nowNs = NowPs() / 1000;
+    if (s == nullptr || m_inPull || !m_wakeArmed || m_wakeTie == 0 || m_wakeNs <= nowNs ||
+        m_preArmed || !m_ready.empty() || m_dev->IsTxBusy() ||
+        m_dev->IsPaused(m_pauseClass) || m_paced.empty())
+    {
+        return;
+    }
+    const uint64_t dueBy = m_wakeNs * 1000 + 999;
+    std::vector<PacedEntry> stale;
+    while (!m_paced.empty() && m_paced.top().first <= dueBy)
+    {
+        const PacedEntry e = m_paced.top();
+        const Pace& q = m_qp[e.second];
+        if (q.where == PACED && q.nextTxPs == e.first)
+        {
+            break; // a QP due then: the wake sends
+        }
+        stale.push_back(e);
+        m_paced.pop();
+    }
+    if (stale.empty() || (!m_paced.empty() && m_paced.top().first <= dueBy))
+    {
+        for (const PacedEntry& e : stale)
+        {
+            m_paced.push(e);
+        }
+        return;
+    }
+    m_ahead = true;
+    m_aheadNs = m_wakeNs;
+    m_aheadTie = m_wakeTie;
+    m_aheadStale = std::move(stale);
+    CancelWake();
+    m_wakeTie = 0;
+    if (m_paced.empty())
+    {
+        return;
+    }
+    const uint64_t at = CeilNs(m_paced.top().first);
+    m_wakeArmed = true;
+    m_wakeNs = at;
+    m_wake = s->ScheduleFrom(NanoSeconds(std::max(at, m_aheadNs)) - Simulator::Now(),
+                             NanoSeconds(m_aheadNs),
+                             m_aheadTie,
+                             MakeEvent(&NiccQpScheduler::Wake, this),
+                             &m_wakeTie);
 }
 
 void
@@ -240,6 +333,7 @@ NiccQpScheduler::ArmWake(uint64_t atPs)
     m_wakeArmed = true;
     m_wakeNs = at;
     m_wake = Simulator::Schedule(NanoSeconds(at - std::min(at, now)), &NiccQpScheduler::Wake, this);
+    m_wakeTie = NiccScheduler::InsertedTie(m_wake.GetUid());
 }
 
 void
@@ -252,6 +346,7 @@ NiccQpScheduler::Wake()
 uint32_t
 NiccQpScheduler::NextToSend()
 {
+    Rewind();
     const uint64_t nowPs = NowPs();
     while (!m_paced.empty() && m_paced.top().first <= nowPs + 999)
     {

@@ -87,6 +87,12 @@ class NiccQpScheduler
     /// The device pulls at its frame's end after all: take back the wake
     /// IdleAt armed for it.
     void TxEndTaken(Ptr<NiccNetDevice> dev);
+    /// Anything about to read or change the pacer's state calls this first:
+    /// what was done ahead of its place (a wake armed for a frame's end, a
+    /// stale wake's work) is taken back if that place is still to come.
+    void Rewind();
+    /// The device class whose received pause stops the pull (default 1).
+    void SetPauseClass(uint8_t cls) { m_pauseClass = cls; }
 
     /// Bytes of scheduler state per QP.
     static uint32_t QpStateBytes() { return sizeof(Pace); }
@@ -114,6 +120,7 @@ class NiccQpScheduler
     void ArmWake(uint64_t atPs);
     void CancelWake();
     void Unarm();
+    void RunStaleWakeAhead();
     void Wake();
 
     Source* m_source{nullptr};
@@ -124,6 +131,12 @@ class NiccQpScheduler
     std::priority_queue<PacedEntry, std::vector<PacedEntry>, std::greater<PacedEntry>> m_paced;
     EventId m_wake;
     bool m_wakeArmed{false}; ///< m_wake is pending (not asked of the EventId: see CancelWake)
+    uint64_t m_wakeTie{0};   ///< its place when inserted the usual way or put back (else 0)
+    uint8_t m_pauseClass{1};
+    bool m_ahead{false};      ///< a stale wake's work was done ahead (RunStaleWakeAhead)
+    uint64_t m_aheadNs{0};    ///< that wake's time
+    uint64_t m_aheadTie{0};   ///< and place
+    std::vector<std::pair<uint64_t, uint32_t>> m_aheadStale; ///< the stale entries it dropped
     uint64_t m_wakeNs{0};
     bool m_preArmed{false};      ///< m_wake was armed by IdleAt, ahead of the frame's end
     uint64_t m_preArmFrame{0};   ///< the device's frame it was armed for

@@ -65,7 +65,7 @@ NiccScheduler::Mark()
 EventId
 NiccScheduler::ScheduleAt(const Time& delay, uint64_t tie, EventImpl* impl)
 {
-    NS_ABORT_MSG_UNLESS(tie & kMarkBit, "NiccScheduler::ScheduleAt: not a marked position");
+    NS_ABORT_MSG_UNLESS(tie != 0, "NiccScheduler::ScheduleAt: no position");
     NS_ABORT_MSG_UNLESS(!delay.IsStrictlyNegative(), "NiccScheduler::ScheduleAt: negative delay");
     m_forcedTie = tie;
     EventId id = Simulator::Schedule(delay, Ptr<EventImpl>(impl, false));
@@ -74,13 +74,18 @@ NiccScheduler::ScheduleAt(const Time& delay, uint64_t tie, EventImpl* impl)
 }
 
 EventId
-NiccScheduler::ScheduleFrom(const Time& delay, const Time& at, uint64_t tie, EventImpl* impl)
+NiccScheduler::ScheduleFrom(const Time& delay,
+                            const Time& at,
+                            uint64_t tie,
+                            EventImpl* impl,
+                            uint64_t* settledTie)
 {
-    NS_ABORT_MSG_UNLESS(tie & kMarkBit, "NiccScheduler::ScheduleFrom: not a marked position");
+    NS_ABORT_MSG_UNLESS(tie != 0, "NiccScheduler::ScheduleFrom: no position");
     NS_ABORT_MSG_UNLESS(Simulator::Now() + delay > at,
                         "NiccScheduler::ScheduleFrom: the event must come after its position");
     m_fromTs = static_cast<uint64_t>(at.GetTimeStep());
     m_fromTie = tie;
+    m_fromSettledTie = settledTie;
     EventId id = Simulator::Schedule(delay, Ptr<EventImpl>(impl, false));
     NS_ABORT_MSG_UNLESS(m_fromTie == 0, "NiccScheduler::ScheduleFrom: the event was not inserted here");
     return id;
@@ -111,9 +116,15 @@ NiccScheduler::Settle()
             return; // the run has not passed its position
         }
         const Event ev = p.ev;
+        uint64_t* out = p.settledTie;
         std::pop_heap(m_pending.begin(), m_pending.end(), Later<Pending, Pending>);
         m_pending.pop_back();
-        NiccHeapPush(m_heap, MakeEntry(ev, Mark()), Before{});
+        const uint64_t tie = Mark();
+        if (out != nullptr && !ev.impl->IsCancelled())
+        {
+            *out = tie;
+        }
+        NiccHeapPush(m_heap, MakeEntry(ev, tie), Before{});
     }
 }
 
@@ -122,7 +133,8 @@ NiccScheduler::Insert(const Event& ev)
 {
     if (m_fromTie != 0)
     {
-        m_pending.push_back(Pending{m_fromTs, m_fromTie, ev});
+        m_pending.push_back(Pending{m_fromTs, m_fromTie, ev, m_fromSettledTie});
+        m_fromSettledTie = nullptr;
         std::push_heap(m_pending.begin(), m_pending.end(), Later<Pending, Pending>);
         m_fromTie = 0;
         return;
@@ -167,7 +179,8 @@ NiccScheduler::EventOf(const Entry& e)
     // event inserted before that position: ns-3 takes an event of this time
     // stamp with a number up to the running one's for run already
     // (EventId::IsExpired, used by Cancel and IsRunning).
-    ev.key.m_uid = (e.tie & kMarkBit) ? static_cast<uint32_t>(e.tie >> kShift) : e.uid;
+    // (An event inserted the usual way has its own number there.)
+    ev.key.m_uid = static_cast<uint32_t>(e.tie >> kShift);
     return ev;
 }
 

@@ -39,6 +39,7 @@
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator.h"
 
 #include <cstdint>
 #include <functional>
@@ -76,14 +77,30 @@ class NiccScheduler : public Scheduler
     uint64_t Mark();
     /// The position of the event being run (0 before the first).
     uint64_t CurrentTie() const { return m_currentTie; }
-    /// Insert `impl` to run at Now() + delay, at position `tie` (from Mark()).
+    /// Insert `impl` to run at Now() + delay, at position `tie` (from Mark(),
+    /// or the place of an event removed before it ran: InsertedTie).
     EventId ScheduleAt(const Time& delay, uint64_t tie, EventImpl* impl);
     /// Insert `impl` to run at Now() + delay as if it were inserted by an
     /// event at (`at`, `tie`) (a position from Mark(), not yet reached; the
     /// delay must reach past `at`): its place among the events of its time
     /// is settled when the run passes that position. Simulator::Remove
     /// takes it back before then without it counting as an event.
-    EventId ScheduleFrom(const Time& delay, const Time& at, uint64_t tie, EventImpl* impl);
+    /// Its place, once settled, is written to *settledTie if given.
+    EventId ScheduleFrom(const Time& delay,
+                         const Time& at,
+                         uint64_t tie,
+                         EventImpl* impl,
+                         uint64_t* settledTie = nullptr);
+    /// The position of an event inserted the usual way (Simulator::Schedule),
+    /// from its EventId's number.
+    static uint64_t InsertedTie(uint32_t uid) { return uint64_t{uid} << kShift; }
+    /// The run has passed position (`at`, `tie`): the running event comes
+    /// after it.
+    bool Passed(const Time& at, uint64_t tie) const
+    {
+        const Time now = Simulator::Now();
+        return now > at || (now == at && m_currentTie > tie);
+    }
 
   private:
     static constexpr unsigned kShift = 20;
@@ -125,6 +142,7 @@ class NiccScheduler : public Scheduler
         uint64_t ts;
         uint64_t tie;
         Event ev;
+        uint64_t* settledTie;
     };
 
     std::vector<Entry> m_heap;
@@ -134,6 +152,7 @@ class NiccScheduler : public Scheduler
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> m_removedTs;
     uint64_t m_fromTs{0};           ///< ScheduleFrom's position for the next Insert
     uint64_t m_fromTie{0};
+    uint64_t* m_fromSettledTie{nullptr};
     uint64_t m_inserted{0};    ///< ns-3 number of the last event inserted
     uint64_t m_marks{0};       ///< positions marked since that insertion
     uint64_t m_currentTie{0};  ///< position of the event being run
