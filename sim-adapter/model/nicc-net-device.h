@@ -145,6 +145,21 @@ class NiccNetDevice : public NetDevice
     /// Frame `frame` (a GetTxFrames value) is on the wire, its end has no
     /// event, and the run has not reached that end.
     bool BeforeTxEnd(uint64_t frame) const;
+    /// The wire will be free before `t`, as things stand: no frame on it, or
+    /// the one on it (not being chosen) ends before `t`.
+    bool TxFreeBefore(const Time& t) const
+    {
+        return !IsTxBusy() || (m_lazy != nullptr && !m_choosing && m_txEnd < t);
+    }
+    /// The frame on the wire (not being chosen) is still on it at position
+    /// (`t`, `tie`) of the event order (NiccScheduler).
+    bool TxBusyBeyond(const Time& t, uint64_t tie) const
+    {
+        return IsTxBusy() && m_lazy != nullptr && !m_choosing &&
+               (t < m_txEnd || (t == m_txEnd && tie < m_txTie));
+    }
+    /// The end of the frame on the wire has its TransmitComplete event.
+    bool TxEndHasEvent() const { return m_txDoneScheduled; }
     /// The pull source's answer to the TxIdleCallback may have changed.
     void TxSourceChanged();
 

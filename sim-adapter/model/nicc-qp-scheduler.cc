@@ -125,6 +125,7 @@ NiccQpScheduler::SetRate(uint32_t qpn, uint32_t rateKbps)
         m_paced.emplace(q.nextTxPs, qpn);
         Kick();
         RunStaleWakeAhead();
+        RunBusyWakeAhead(false);
     }
 }
 
@@ -169,7 +170,10 @@ NiccQpScheduler::IdleAt(Time end)
     const uint64_t at = CeilNs(top);
     if (m_wakeArmed)
     {
-        return m_wakeNs <= at;
+        // A wake due while this frame is on the wire asks for its end's
+        // event then anyway: have it now (TxEndTaken runs the wake ahead).
+        return m_wakeNs <= at &&
+               !(m_wakeTie != 0 && m_dev->TxBusyBeyond(NanoSeconds(m_wakeNs), m_wakeTie));
     }
     // Arm it now, in the place the pull at the frame's end would give it;
     // taken back (Unarm) if anything changes before that end.
@@ -177,6 +181,7 @@ NiccQpScheduler::IdleAt(Time end)
     m_preArmFrame = m_dev->GetTxFrames();
     m_preArmWakeNs = m_wakeNs;
     m_wakeArmed = true;
+    m_wakeNormal = false;
     m_wakeNs = at;
     m_wakeTie = 0;
     m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - Simulator::Now(),
@@ -208,6 +213,34 @@ void
 NiccQpScheduler::TxEndTaken(Ptr<NiccNetDevice> /*dev*/)
 {
     Rewind();
+    RunBusyWakeAhead(true); // the end's event is being scheduled
+}
+
+void
+NiccQpScheduler::RunBusyWakeAhead(bool endHasEvent)
+{
+    // A wake due while the frame on the wire is still on it only finds the
+    // wire busy and asks for the frame's end event: if the end has that
+    // event, the wake's work is done now (remove it; put back by Rewind if
+    // anything reads or changes the pacer before its place).
+    NiccScheduler* s = NiccScheduler::Active();
+    if (s == nullptr || m_inPull || m_ahead || m_preArmed || !m_wakeArmed || m_wakeTie == 0 ||
+        (!m_wakeNormal && m_wakeNs <= NowPs() / 1000) ||
+        !m_dev->TxBusyBeyond(NanoSeconds(m_wakeNs), m_wakeTie))
+    {
+        return;
+    }
+    if (!endHasEvent && !m_dev->TxEndHasEvent())
+    {
+        m_dev->TryTransmit(); // the end gets its event, then TxEndTaken comes back here
+        return;
+    }
+    m_ahead = true;
+    m_aheadNs = m_wakeNs;
+    m_aheadTie = m_wakeTie;
+    m_aheadStale.clear();
+    CancelWake();
+    m_wakeTie = 0;
 }
 
 void
@@ -233,6 +266,7 @@ NiccQpScheduler::Rewind()
     }
     m_aheadStale.clear();
     m_wakeArmed = true;
+    m_wakeNormal = false;
     m_wakeNs = m_aheadNs;
     m_wakeTie = m_aheadTie;
     m_wake = s->ScheduleAt(NanoSeconds(m_aheadNs) - Simulator::Now(),
@@ -246,13 +280,13 @@ NiccQpScheduler::RunStaleWakeAhead()
     // The wake armed for the earliest paced entry finds, when it fires,
     // only entries a re-key has made stale: its pull would drop them and arm
     // the wake for the next entry, nothing else, if nothing changes before
-    // then (the device idle and not paused, no QP due, no re-key; any of
-    // these calls Rewind first). Do it now, the new wake in the place the
+    // then (the wire free by then and not paused, no QP due, no re-key; any
+    // of these calls Rewind first: a frame's end that pulls does). Do it now, the new wake in the place the
     // old one's pull would have given it, and remove the old one.
     NiccScheduler* s = NiccScheduler::Active();
     const uint64_t nowNs = NowPs() / 1000;
     if (s == nullptr || m_inPull || !m_wakeArmed || m_wakeTie == 0 || m_wakeNs <= nowNs ||
-        m_preArmed || !m_ready.empty() || m_dev->IsTxBusy() ||
+        m_preArmed || !m_ready.empty() || !m_dev->TxFreeBefore(NanoSeconds(m_wakeNs)) ||
         m_dev->IsPaused(m_pauseClass) || m_paced.empty())
     {
         return;
@@ -290,6 +324,7 @@ NiccQpScheduler::RunStaleWakeAhead()
     }
     const uint64_t at = CeilNs(m_paced.top().first);
     m_wakeArmed = true;
+    m_wakeNormal = false;
     m_wakeNs = at;
     m_wake = s->ScheduleFrom(NanoSeconds(std::max(at, m_aheadNs)) - Simulator::Now(),
                              NanoSeconds(m_aheadNs),
@@ -306,12 +341,14 @@ NiccQpScheduler::CancelWake()
         return;
     }
     m_wakeArmed = false;
-    if (NiccScheduler::Active() != nullptr && m_wakeNs > NowPs() / 1000)
+    const bool normal = m_wakeNormal;
+    m_wakeNormal = false;
+    if (NiccScheduler::Active() != nullptr && (normal || m_wakeNs > NowPs() / 1000))
     {
-        // NiccScheduler: removed, neither run nor counted. Only before the
-        // wake's own nanosecond: one armed ahead (IdleAt) has an ns-3 number
-        // later than its place, which Remove's expiry test (EventId::
-        // IsExpired) would misread within that nanosecond.
+        // NiccScheduler: removed, neither run nor counted. A wake not
+        // inserted the usual way (armed ahead, or put back) has an ns-3
+        // number later than its place, which Remove's expiry test
+        // (EventId::IsExpired) would misread within its own nanosecond.
         Simulator::Remove(m_wake);
         return;
     }
@@ -334,12 +371,14 @@ NiccQpScheduler::ArmWake(uint64_t atPs)
     m_wakeNs = at;
     m_wake = Simulator::Schedule(NanoSeconds(at - std::min(at, now)), &NiccQpScheduler::Wake, this);
     m_wakeTie = NiccScheduler::InsertedTie(m_wake.GetUid());
+    m_wakeNormal = true;
 }
 
 void
 NiccQpScheduler::Wake()
 {
     m_wakeArmed = false;
+    m_wakeNormal = false;
     m_dev->TryTransmit();
 }
 

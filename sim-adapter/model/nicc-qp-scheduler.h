@@ -121,6 +121,7 @@ class NiccQpScheduler
     void CancelWake();
     void Unarm();
     void RunStaleWakeAhead();
+    void RunBusyWakeAhead(bool endHasEvent);
     void Wake();
 
     Source* m_source{nullptr};
@@ -132,6 +133,7 @@ class NiccQpScheduler
     EventId m_wake;
     bool m_wakeArmed{false}; ///< m_wake is pending (not asked of the EventId: see CancelWake)
     uint64_t m_wakeTie{0};   ///< its place when inserted the usual way or put back (else 0)
+    bool m_wakeNormal{false}; ///< inserted the usual way: its ns-3 number is its place
     uint8_t m_pauseClass{1};
     bool m_ahead{false};      ///< a stale wake's work was done ahead (RunStaleWakeAhead)
     uint64_t m_aheadNs{0};    ///< that wake's time
