@@ -107,13 +107,13 @@ class NiccScheduler : public Scheduler
     static constexpr uint64_t kMarkBit = uint64_t{1} << (kShift - 1);
     static constexpr uint64_t kMaxMarks = kMarkBit - 1;
 
-    /// An event in 32 bytes: its order (ts, tie) first, then the rest of it.
+    /// An event: its order (ts, tie) first, then the rest of it (its ns-3
+    /// number is tie >> kShift, EventOf).
     struct Entry
     {
         uint64_t ts;
         uint64_t tie;
         EventImpl* impl;
-        uint32_t uid;
         uint32_t context;
     };
 
@@ -126,7 +126,7 @@ class NiccScheduler : public Scheduler
     };
     static Entry MakeEntry(const Event& ev, uint64_t tie)
     {
-        return Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context};
+        return Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_context};
     }
     /// Give the events whose inserting position the run has passed their
     /// place, and move them to the heap.
