@@ -233,6 +233,60 @@ TEST(IntCodec, EncodeErrors) {
   EXPECT_EQ(len, 0u);
 }
 
+// Appending in place gives the bytes of encoding the stack with the hop
+// added, at every hop count; a full stack is left alone.
+TEST(IntCodec, AppendMatchesEncodeOfTheLongerStack) {
+  std::mt19937_64 rng(23);
+  for (int trial = 0; trial < 200; ++trial) {
+    for (uint32_t n = 0; n < nicc::kIntMaxHops; ++n) {
+      const IntStack st = RandomStack(rng, n);
+      IntStack longer = RandomStack(rng, n + 1);
+      for (uint32_t i = 0; i < n; ++i) longer.hops[i] = st.hops[i];
+      longer.mult_log2 = st.mult_log2;
+      std::vector<uint8_t> wire = Encoded(st);
+      wire.resize(nicc::IntStackBytes(n + 1), 0xEE);
+      auto exact = Exact(wire.data(), wire.size());
+      ASSERT_TRUE(nicc::AppendIntHop(exact.get(), wire.size(), longer.hops[n]).ok());
+      const std::vector<uint8_t> want = Encoded(longer);
+      ASSERT_EQ(0, std::memcmp(exact.get(), want.data(), want.size())) << "n=" << n;
+    }
+  }
+}
+
+TEST(IntCodec, AppendErrorsWriteNothing) {
+  std::mt19937_64 rng(29);
+  const IntHop hop = IntHop::Make(3, 1, 2, 3);
+  uint8_t buf[64];
+
+  std::memset(buf, 0xEE, sizeof buf);
+  nicc::Status s = nicc::AppendIntHop(buf, 1, hop);
+  EXPECT_EQ(s.code, StatusCode::kTruncated);
+  EXPECT_STREQ(s.field, "int_header");
+
+  const std::vector<uint8_t> full = Encoded(RandomStack(rng, nicc::kIntMaxHops));
+  std::memcpy(buf, full.data(), full.size());
+  s = nicc::AppendIntHop(buf, sizeof buf, hop);
+  EXPECT_EQ(s.code, StatusCode::kTooManyHops);
+  EXPECT_STREQ(s.field, "hop_count");
+  EXPECT_EQ(0, std::memcmp(buf, full.data(), full.size()));
+  for (size_t i = full.size(); i < sizeof buf; ++i) ASSERT_EQ(buf[i], 0xEE);
+
+  const std::vector<uint8_t> two = Encoded(RandomStack(rng, 2));
+  std::memset(buf, 0xEE, sizeof buf);
+  std::memcpy(buf, two.data(), two.size());
+  s = nicc::AppendIntHop(buf, nicc::IntStackBytes(3) - 1, hop);
+  EXPECT_EQ(s.code, StatusCode::kTruncated);
+  EXPECT_STREQ(s.field, "int_hops");
+  EXPECT_EQ(buf[0], 2);
+  for (size_t i = two.size(); i < sizeof buf; ++i) ASSERT_EQ(buf[i], 0xEE);
+
+  s = nicc::AppendIntHop(buf, sizeof buf, IntHop::Make(0, 1, 2, 3));
+  EXPECT_EQ(s.code, StatusCode::kBadRateCode);
+  EXPECT_STREQ(s.field, "rate_code");
+  EXPECT_EQ(buf[0], 2);
+  for (size_t i = two.size(); i < sizeof buf; ++i) ASSERT_EQ(buf[i], 0xEE);
+}
+
 // --- PINT utilisation code -------------------------------------------------
 
 TEST(IntPint, DecodeAnchors) {

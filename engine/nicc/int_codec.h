@@ -127,6 +127,14 @@ inline Status DecodeIntStack(const uint8_t* buf, size_t len, IntStack* out);
 // mult_log2 (kOutOfRange) and each rate code (kBadRateCode).
 inline Status EncodeIntStack(const IntStack& st, uint8_t* buf, size_t cap, size_t* written);
 
+// Appends `hop` to the encoded stack in buf[0..cap), in place, as a switch
+// stamps its record at egress: the record goes after the last one and
+// hop_count goes up by one. Checks, in this order: the header fits
+// (kTruncated, "int_header"), the stack is not full (kTooManyHops,
+// "hop_count"), the new record fits (kTruncated, "int_hops"), its rate code
+// is known (kBadRateCode, "rate_code"). On error nothing is written.
+inline Status AppendIntHop(uint8_t* buf, size_t cap, IntHop hop);
+
 // PINT: one-byte utilisation code <-> U in Q20 (see the banner).
 constexpr uint32_t kPintOneCode = 128;  // the code of U = 1.0
 inline uint32_t PintDecodeQ20(uint8_t code);
@@ -192,6 +200,17 @@ inline Status EncodeIntStack(const IntStack& st, uint8_t* buf, size_t cap, size_
   for (uint32_t i = 0; i < kIntMaxHops && i < n; ++i)
     detail::StoreBe64(st.hops[i].word, buf + kIntHeaderBytes + kIntHopBytes * i);
   *written = IntStackBytes(n);
+  return Status::Ok();
+}
+
+inline Status AppendIntHop(uint8_t* buf, size_t cap, IntHop hop) {
+  if (cap < kIntHeaderBytes) return Status::Error(StatusCode::kTruncated, "int_header");
+  const uint32_t n = buf[0];
+  if (n >= kIntMaxHops) return Status::Error(StatusCode::kTooManyHops, "hop_count");
+  if (cap < IntStackBytes(n + 1)) return Status::Error(StatusCode::kTruncated, "int_hops");
+  if (hop.rate_code() == 0) return Status::Error(StatusCode::kBadRateCode, "rate_code");
+  detail::StoreBe64(hop.word, buf + IntStackBytes(n));
+  buf[0] = static_cast<uint8_t>(n + 1u);
   return Status::Ok();
 }
 

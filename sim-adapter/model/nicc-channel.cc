@@ -104,7 +104,7 @@ NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
         NiccSeqTag tag;
         tag.seq = seq;
         p->AddPacketTag(tag);
-        NiccMpi::Send(p, Simulator::Now() + txTime + m_delay, m_dev[dst]->GetNode()->GetId(),
+        NiccMpi::Send(p, NiccNow() + txTime + m_delay, m_dev[dst]->GetNode()->GetId(),
                       m_dev[dst]->GetIfIndex());
         return;
     }

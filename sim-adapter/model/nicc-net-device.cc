@@ -182,7 +182,7 @@ NiccNetDevice::IsTxBusy() const
     }
     // No event marks the frame's end: it has ended once the event order has
     // passed the position its TransmitComplete would have had.
-    const Time now = Simulator::Now();
+    const Time now = NiccNow();
     return now < m_txEnd || (now == m_txEnd && m_lazy->CurrentTie() < m_txTie);
 }
 
@@ -219,7 +219,7 @@ NiccNetDevice::TryTransmit()
         StartTransmission(p);
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = NiccNow();
     // Class 0 first (strict priority), then data classes starting at m_rrNext.
     for (uint32_t k = 0; k < m_numClasses; ++k)
     {
@@ -301,7 +301,7 @@ NiccNetDevice::StartTransmission(Ptr<Packet> p)
     {
         // The position TransmitComplete would take if scheduled here; it is
         // scheduled (at that position) only if something waits for the end.
-        m_txEnd = Simulator::Now() + txTime;
+        m_txEnd = NiccNow() + txTime;
         m_txTie = m_lazy->Mark();
         m_txDoneScheduled = false;
         if (m_kickAfterPull || SomethingWaits())
@@ -338,7 +338,7 @@ NiccNetDevice::ScheduleTransmitComplete()
         m_txEndTakenCb(this); // the pull source's event armed for the end goes back
     }
     m_txDoneScheduled = true;
-    m_lazy->ScheduleAt(m_txEnd - Simulator::Now(),
+    m_lazy->ScheduleAt(m_txEnd - NiccNow(),
                        m_txTie,
                        MakeEvent(&NiccNetDevice::TransmitComplete, this));
 }
@@ -414,7 +414,7 @@ NiccNetDevice::HandlePfc(Ptr<Packet> p)
 {
     NiccPfcHeader h;
     p->PeekHeader(h);
-    const Time now = Simulator::Now();
+    const Time now = NiccNow();
     for (uint8_t cls = 0; cls < MAX_CLASSES; ++cls)
     {
         if (!h.IsClassEnabled(cls))

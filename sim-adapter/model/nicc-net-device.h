@@ -36,6 +36,8 @@
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
+#include "nicc-scheduler.h"
+
 #include <array>
 #include <deque>
 
@@ -94,10 +96,10 @@ class NiccNetDevice : public NetDevice
     /// ignored: SetIgnorePause).
     bool IsPaused(uint8_t cls) const
     {
-        return !m_ignorePause[cls] && Simulator::Now() < m_pausedUntil[cls];
+        return !m_ignorePause[cls] && NiccNow() < m_pausedUntil[cls];
     }
     /// True while a received pause for `cls` would be in force, ignored or not.
-    bool IsPauseReceived(uint8_t cls) const { return Simulator::Now() < m_pausedUntil[cls]; }
+    bool IsPauseReceived(uint8_t cls) const { return NiccNow() < m_pausedUntil[cls]; }
     /// PFC watchdog: transmit `cls` regardless of received pauses (they are
     /// still recorded: IsPauseReceived, GetLastPauseRxTime).
     void SetIgnorePause(uint8_t cls, bool ignore);

@@ -26,7 +26,7 @@ namespace
 inline nicc::TimeNs
 NicNow()
 {
-    return nicc::hal::ToNicTime(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
+    return nicc::hal::ToNicTime(NiccNowNs());
 }
 
 /// The receiver's event for a DATA packet (trimmed: only its header came).
@@ -193,7 +193,7 @@ NiccNic::AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start, nicc
                         "NiccNic::AddFlow: unknown cc code " << +static_cast<uint8_t>(cc));
     const uint32_t qpn = m_sender.AddQp(flowId, dst, bytes, cc);
     m_sched.AddQp();
-    const Time now = Simulator::Now();
+    const Time now = NiccNow();
     Simulator::Schedule(start > now ? start - now : Time(0), &NiccNic::StartQp, this, qpn);
     return qpn;
 }
@@ -202,7 +202,7 @@ void
 NiccNic::StartQp(uint32_t qpn)
 {
     NiccQpSender::TxQp& qp = m_sender.Qp(qpn);
-    qp.startNs = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    qp.startNs = NiccNowNs();
     if (!OpenTx(qpn))
     {
         ++m_flowTableFullTx;
@@ -602,7 +602,7 @@ NiccNic::Apply(nicc::hal::FlowId flow, const nicc::Action& a)
     }
     if (a.Has(nicc::kActArmTimer))
     {
-        const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+        const uint64_t now = NiccNowNs();
         const uint64_t due = nicc::hal::Unwrap(a.timer_ns, now);
         qp.timer.Cancel();
         qp.timer = Simulator::Schedule(NanoSeconds(due > now ? due - now : 0),

@@ -18,7 +18,7 @@ namespace
 uint64_t
 NowPs()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()) * 1000;
+    return NiccNowNs() * 1000;
 }
 
 // Ceiling of ps in ns: a paced QP is never woken before its time.
@@ -184,7 +184,7 @@ NiccQpScheduler::IdleAt(Time end)
     m_wakeNormal = false;
     m_wakeNs = at;
     m_wakeTie = 0;
-    m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - Simulator::Now(),
+    m_wake = m_dev->ScheduleFromTxEnd(NanoSeconds(at) - NiccNow(),
                                       MakeEvent(&NiccQpScheduler::Wake, this),
                                       &m_wakeTie);
     return true;
@@ -269,7 +269,7 @@ NiccQpScheduler::Rewind()
     m_wakeNormal = false;
     m_wakeNs = m_aheadNs;
     m_wakeTie = m_aheadTie;
-    m_wake = s->ScheduleAt(NanoSeconds(m_aheadNs) - Simulator::Now(),
+    m_wake = s->ScheduleAt(NanoSeconds(m_aheadNs) - NiccNow(),
                            m_aheadTie,
                            MakeEvent(&NiccQpScheduler::Wake, this));
 }
@@ -326,7 +326,7 @@ NiccQpScheduler::RunStaleWakeAhead()
     m_wakeArmed = true;
     m_wakeNormal = false;
     m_wakeNs = at;
-    m_wake = s->ScheduleFrom(NanoSeconds(std::max(at, m_aheadNs)) - Simulator::Now(),
+    m_wake = s->ScheduleFrom(NanoSeconds(std::max(at, m_aheadNs)) - NiccNow(),
                              NanoSeconds(m_aheadNs),
                              m_aheadTie,
                              MakeEvent(&NiccQpScheduler::Wake, this),

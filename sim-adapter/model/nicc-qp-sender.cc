@@ -4,6 +4,7 @@
  */
 #include "nicc-qp-sender.h"
 #include "nicc-hash.h"
+#include "nicc-scheduler.h"
 
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
@@ -21,7 +22,7 @@ namespace
 inline uint64_t
 NowNs()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    return NiccNowNs();
 }
 } // namespace
 

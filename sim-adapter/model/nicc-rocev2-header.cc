@@ -7,6 +7,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -95,13 +97,14 @@ NiccRoceHeader::PushIntHop(nicc::IntHop hop)
 uint32_t
 NiccRoceHeader::GetSerializedSize() const
 {
-    return BASE_SIZE + (m_hasSack ? SACK_SIZE : 0u) + (m_hasCredit ? CREDIT_SIZE : 0u) +
+    return IntOffset((m_hasSack ? FLAG_SACK : 0) | (m_hasCredit ? FLAG_CREDIT : 0)) +
            (m_hasInt ? static_cast<uint32_t>(nicc::IntStackBytes(m_int.hop_count)) : 0u);
 }
 
 void
 NiccRoceHeader::Serialize(Buffer::Iterator i) const
 {
+    static_assert(FLAGS_OFFSET == 1 && PINT_OFFSET == 30, "the wire layout written below");
     i.WriteU8(m_type);
     i.WriteU8(static_cast<uint8_t>((m_ecn & FLAG_ECN_MASK) | (m_hasInt ? FLAG_INT : 0) |
                                    (m_hasPint ? FLAG_PINT : 0) | (m_trimmed ? FLAG_TRIMMED : 0) |
@@ -168,12 +171,32 @@ NiccRoceHeader::Deserialize(Buffer::Iterator start)
         buf[0] = i.ReadU8();
         buf[1] = i.ReadU8();
         const uint32_t hops = buf[0] <= nicc::kIntMaxHops ? buf[0] : 0u;
-        const uint32_t body = static_cast<uint32_t>(nicc::kIntHopBytes) * hops;
-        i.Read(buf + nicc::kIntHeaderBytes, body);
+        // A record is one 64-bit word: two 32-bit reads (inline in ns-3,
+        // where Read(buffer, n) goes a byte at a time), put back in wire order.
+        for (uint32_t k = 0; k < hops; ++k)
+        {
+            uint8_t* rec = buf + nicc::kIntHeaderBytes + nicc::kIntHopBytes * k;
+            for (uint32_t half = 0; half < 2; ++half)
+            {
+                const uint32_t w = i.ReadNtohU32();
+                rec[4 * half] = static_cast<uint8_t>(w >> 24);
+                rec[4 * half + 1] = static_cast<uint8_t>(w >> 16);
+                rec[4 * half + 2] = static_cast<uint8_t>(w >> 8);
+                rec[4 * half + 3] = static_cast<uint8_t>(w);
+            }
+        }
         nicc::Status s = nicc::DecodeIntStack(buf, nicc::IntStackBytes(hops), &m_int);
         NS_ABORT_MSG_UNLESS(s.ok(), "INT stack decode failed: " << nicc::StatusCodeName(s.code));
     }
     return i.GetDistanceFrom(start);
+}
+
+// The optional parts after the base header, in wire order.
+uint32_t
+NiccRoceHeader::IntOffset(uint8_t flags)
+{
+    return BASE_SIZE + ((flags & FLAG_SACK) ? SACK_SIZE : 0u) +
+           ((flags & FLAG_CREDIT) ? CREDIT_SIZE : 0u);
 }
 
 void
@@ -196,6 +219,123 @@ NiccRoceHeader::Print(std::ostream& os) const
     {
         os << " int=" << +m_int.hop_count << "hops";
     }
+}
+
+// ---------------------------------------------------------------------------
+
+NiccRoceWire::NiccRoceWire(const Packet& p)
+{
+    const uint32_t n = p.CopyData(m_bytes, std::min(p.GetSize(), MAX_SIZE));
+    Measure(n);
+    m_onPacket = m_size;
+}
+
+void
+NiccRoceWire::Measure(uint32_t n)
+{
+    NS_ABORT_MSG_UNLESS(n >= NiccRoceHeader::BASE_SIZE && m_bytes[0] < NiccRoceHeader::PFC,
+                        "NiccRoceWire: the packet does not start with a NiccRoceHeader");
+    const uint8_t flags = m_bytes[NiccRoceHeader::FLAGS_OFFSET];
+    m_intAt = NiccRoceHeader::IntOffset(flags);
+    m_size = m_intAt;
+    if (flags & FLAG_INT)
+    {
+        NS_ABORT_MSG_UNLESS(n >= m_intAt + nicc::kIntHeaderBytes && m_bytes[m_intAt] <= nicc::kIntMaxHops,
+                            "NiccRoceWire: malformed INT stack");
+        m_size += static_cast<uint32_t>(nicc::IntStackBytes(m_bytes[m_intAt]));
+    }
+    NS_ABORT_MSG_UNLESS(n >= m_size, "NiccRoceWire: the header is cut short");
+}
+
+TypeId
+NiccRoceWire::GetInstanceTypeId() const
+{
+    return NiccRoceHeader::GetTypeId(); // what the bytes are
+}
+
+void
+NiccRoceWire::Serialize(Buffer::Iterator i) const
+{
+    i.Write(m_bytes, m_size);
+}
+
+uint32_t
+NiccRoceWire::Deserialize(Buffer::Iterator start)
+{
+    Buffer::Iterator i = start;
+    const uint32_t n = std::min(i.GetRemainingSize(), MAX_SIZE);
+    i.Read(m_bytes, n);
+    Measure(n);
+    m_onPacket = m_size;
+    return m_size;
+}
+
+void
+NiccRoceWire::Print(std::ostream& os) const
+{
+    Buffer b;
+    b.AddAtStart(m_size);
+    b.Begin().Write(m_bytes, m_size);
+    NiccRoceHeader h;
+    h.Deserialize(b.Begin());
+    h.Print(os);
+}
+
+void
+NiccRoceWire::SetEcn(NiccRoceHeader::Ecn e)
+{
+    uint8_t& flags = m_bytes[NiccRoceHeader::FLAGS_OFFSET];
+    flags = static_cast<uint8_t>((flags & ~FLAG_ECN_MASK) | (e & FLAG_ECN_MASK));
+}
+
+bool
+NiccRoceWire::HasInt() const
+{
+    return (m_bytes[NiccRoceHeader::FLAGS_OFFSET] & FLAG_INT) != 0;
+}
+
+uint8_t
+NiccRoceWire::GetIntMultLog2() const
+{
+    return HasInt() ? static_cast<uint8_t>(m_bytes[m_intAt + 1] & nicc::kIntMaxMultLog2) : 0;
+}
+
+bool
+NiccRoceWire::PushIntHop(nicc::IntHop hop)
+{
+    if (!HasInt())
+    {
+        return false;
+    }
+    const nicc::Status s = nicc::AppendIntHop(m_bytes + m_intAt, MAX_SIZE - m_intAt, hop);
+    if (s.code == nicc::StatusCode::kTooManyHops)
+    {
+        return false;
+    }
+    NS_ABORT_MSG_UNLESS(s.ok(), "INT hop append failed: " << nicc::StatusCodeName(s.code));
+    m_size += static_cast<uint32_t>(nicc::kIntHopBytes);
+    return true;
+}
+
+uint8_t
+NiccRoceWire::GetPint() const
+{
+    return m_bytes[NiccRoceHeader::PINT_OFFSET];
+}
+
+void
+NiccRoceWire::SetPint(uint8_t code)
+{
+    m_bytes[NiccRoceHeader::FLAGS_OFFSET] |= FLAG_PINT;
+    m_bytes[NiccRoceHeader::PINT_OFFSET] = code;
+}
+
+void
+NiccRoceWire::Replace(Packet& p)
+{
+    p.RemoveAtStart(m_onPacket);
+    p.AddHeader(*this);
+    m_onPacket = m_size;
 }
 
 // ---------------------------------------------------------------------------

@@ -80,6 +80,8 @@ class NiccRoceHeader : public Header
     static constexpr uint32_t BASE_SIZE = 32;         ///< bytes without INT
     static constexpr uint32_t SACK_SIZE = 8;          ///< the optional SACK bitmap
     static constexpr uint32_t CREDIT_SIZE = 4;        ///< the optional RCCC credit word
+    static constexpr uint32_t FLAGS_OFFSET = 1;       ///< wire offset of the flags byte
+    static constexpr uint32_t PINT_OFFSET = 30;       ///< wire offset of the PINT code
 
     NiccRoceHeader();
 
@@ -159,6 +161,9 @@ class NiccRoceHeader : public Header
         uint16_t dport;
     };
     static FastFields PeekFast(const Packet& p);
+    /// Wire offset of the INT stack for a header with these flags (the
+    /// optional SACK bitmap and credit word come before it).
+    static uint32_t IntOffset(uint8_t flags);
 
     /// Attach an empty INT stack (switches will stamp hops into it).
     void EnableInt(uint8_t multLog2);
@@ -208,6 +213,63 @@ class NiccRoceHeader : public Header
     uint32_t m_aux{0};
     uint16_t m_payloadSize{0};
     nicc::IntStack m_int{};
+};
+
+/**
+ * \ingroup nicc
+ * \brief A packet's NiccRoceHeader as its wire bytes, edited where they are:
+ * the switch's egress stamps (ECN CE, an INT hop, the PINT code) without
+ * parsing and re-writing every field. The result is byte for byte what
+ * RemoveHeader, the same edits on the NiccRoceHeader and AddHeader give (the
+ * fabric suite checks it on random headers); in packet metadata it is a
+ * NiccRoceHeader.
+ *
+ *   NiccRoceWire w(*p);                      // copies the header's bytes
+ *   w.SetEcn(NiccRoceHeader::CE);
+ *   w.PushIntHop(hop);                       // false if there is no room
+ *   w.Replace(*p);                           // the edited bytes in its place
+ */
+class NiccRoceWire : public Header
+{
+  public:
+    /// The largest header: base, SACK bitmap, credit word, full INT stack.
+    static constexpr uint32_t MAX_SIZE = NiccRoceHeader::BASE_SIZE + NiccRoceHeader::SACK_SIZE +
+                                         NiccRoceHeader::CREDIT_SIZE +
+                                         static_cast<uint32_t>(nicc::IntStackBytes(nicc::kIntMaxHops));
+
+    NiccRoceWire() = default;
+    /// The header at the start of `p` (aborts if `p` does not start with a
+    /// well-formed one).
+    explicit NiccRoceWire(const Packet& p);
+
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override { return m_size; }
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    void SetEcn(NiccRoceHeader::Ecn e);
+    bool HasInt() const;
+    /// The INT stack's multiplier (2^mult_log2); 0 without a stack.
+    uint8_t GetIntMultLog2() const;
+    /// Append one INT record; false (and no change) without a stack or if
+    /// it is full (as NiccRoceHeader::PushIntHop).
+    bool PushIntHop(nicc::IntHop hop);
+    uint8_t GetPint() const;
+    /// As NiccRoceHeader::SetPint: the code, and the flag that it is there.
+    void SetPint(uint8_t code);
+    /// Put the bytes in place of the header the packet carries (the one
+    /// they were read from, whose size they remember).
+    void Replace(Packet& p);
+
+  private:
+    /// Size and INT offset from the flags and hop count in m_bytes[0..n).
+    void Measure(uint32_t n);
+
+    uint8_t m_bytes[MAX_SIZE]{};
+    uint32_t m_size{0};   ///< bytes now
+    uint32_t m_onPacket{0}; ///< bytes of the header the packet carries
+    uint32_t m_intAt{0};  ///< offset of the INT stack (if the flag is set)
 };
 
 /**

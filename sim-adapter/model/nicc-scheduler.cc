@@ -19,11 +19,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("NiccScheduler");
 NS_OBJECT_ENSURE_REGISTERED(NiccScheduler);
 
-namespace
-{
-NiccScheduler* g_active = nullptr;
-} // namespace
-
 TypeId
 NiccScheduler::GetTypeId()
 {
@@ -38,16 +33,14 @@ NiccScheduler::NiccScheduler() = default;
 
 NiccScheduler::~NiccScheduler()
 {
-    if (g_active == this)
+    if (s_active == this)
     {
-        g_active = nullptr;
+        s_active = nullptr;
     }
-}
-
-NiccScheduler*
-NiccScheduler::Active()
-{
-    return g_active;
+    if (s_running == this)
+    {
+        s_running = nullptr;
+    }
 }
 
 uint64_t
@@ -147,7 +140,7 @@ NiccScheduler::Insert(const Event& ev)
         tie = m_inserted << kShift;
     }
     m_forcedTie = 0;
-    g_active = this; // in use: the simulator inserts into it
+    s_active = this; // in use: the simulator inserts into it
     NiccHeapPush(m_heap, MakeEntry(ev, tie), Before{});
 }
 
@@ -210,6 +203,8 @@ NiccScheduler::RemoveNext()
     NS_ASSERT(!m_heap.empty());
     const Entry top = NiccHeapPop(m_heap, Before{});
     m_currentTie = top.tie;
+    m_currentTs = top.ts;
+    s_running = this;
     return EventOf(top);
 }
 

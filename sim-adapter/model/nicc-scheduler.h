@@ -70,7 +70,12 @@ class NiccScheduler : public Scheduler
 
     /// The running simulation's scheduler if it is a NiccScheduler (the one
     /// that received the last insertion and is not yet destroyed), else nullptr.
-    static NiccScheduler* Active();
+    static NiccScheduler* Active() { return s_active; }
+    /// The NiccScheduler that gave the simulator the event being run (the
+    /// running simulation's, once it has run an event), else nullptr.
+    static const NiccScheduler* Running() { return s_running; }
+    /// The time stamp of the event being run: the simulator's Now().
+    uint64_t CurrentTs() const { return m_currentTs; }
 
     /// A position in the order of events: after every event inserted so far
     /// and every position marked before, before any event inserted later.
@@ -98,11 +103,13 @@ class NiccScheduler : public Scheduler
     /// after it.
     bool Passed(const Time& at, uint64_t tie) const
     {
-        const Time now = Simulator::Now();
+        const Time now = s_running == this ? TimeStep(m_currentTs) : Simulator::Now();
         return now > at || (now == at && m_currentTie > tie);
     }
 
   private:
+    static inline NiccScheduler* s_active = nullptr;
+    static inline NiccScheduler* s_running = nullptr;
     static constexpr unsigned kShift = 20;
     static constexpr uint64_t kMarkBit = uint64_t{1} << (kShift - 1);
     static constexpr uint64_t kMaxMarks = kMarkBit - 1;
@@ -156,8 +163,30 @@ class NiccScheduler : public Scheduler
     uint64_t m_inserted{0};    ///< ns-3 number of the last event inserted
     uint64_t m_marks{0};       ///< positions marked since that insertion
     uint64_t m_currentTie{0};  ///< position of the event being run
+    uint64_t m_currentTs{0};   ///< its time stamp
     uint64_t m_forcedTie{0};   ///< the next Insert takes this position (0: none)
 };
+
+/**
+ * Simulator::Now(), read from the NiccScheduler when it is the one running
+ * the simulation. The simulator's own Now() takes a static lookup and a
+ * virtual call; the port model asks for the time several times per frame.
+ * (A scheduler set in the middle of a run answers only once it has run an
+ * event; until then this asks the simulator.)
+ */
+inline Time
+NiccNow()
+{
+    const NiccScheduler* s = NiccScheduler::Running();
+    return s != nullptr ? TimeStep(s->CurrentTs()) : Simulator::Now();
+}
+
+/// NiccNow() in nanoseconds.
+inline uint64_t
+NiccNowNs()
+{
+    return static_cast<uint64_t>(NiccNow().GetNanoSeconds());
+}
 
 } // namespace ns3
 

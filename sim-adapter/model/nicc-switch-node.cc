@@ -502,29 +502,31 @@ NiccSwitchNode::OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uin
     const bool pint = m_intEnabled && (meta & META_PINT);
     if (mark || stamp || pint)
     {
-        NiccRoceHeader h;
-        p->RemoveHeader(h);
+        // The header's bytes edited where they are (no parse, no re-write).
+        NiccRoceWire w(*p);
         if (mark)
         {
-            h.SetEcn(NiccRoceHeader::CE);
+            w.SetEcn(NiccRoceHeader::CE);
             ++m_ecnMarked;
-            m_markTrace(p, outPort, cls, qlen);
         }
         if (stamp)
         {
-            const uint64_t nowNs = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-            h.PushIntHop(NiccIntMakeHop(m_intRateCode[outPort],
-                                        nowNs,
+            w.PushIntHop(NiccIntMakeHop(m_intRateCode[outPort],
+                                        NiccNowNs(),
                                         dev->GetTxBytes(),
                                         dev->GetTotalQueueBytes(),
-                                        h.GetIntStack().mult_log2));
+                                        w.GetIntMultLog2()));
         }
         if (pint)
         {
             const uint8_t code = PintCode(outPort, dev);
-            h.SetPint(code > h.GetPint() ? code : h.GetPint());
+            w.SetPint(code > w.GetPint() ? code : w.GetPint());
         }
-        p->AddHeader(h);
+        w.Replace(*p);
+        if (mark)
+        {
+            m_markTrace(p, outPort, cls, qlen);
+        }
     }
     m_dequeueTrace(p, outPort, cls, qlen);
 }
@@ -533,7 +535,7 @@ uint8_t
 NiccSwitchNode::PintCode(uint32_t port, Ptr<NiccNetDevice> dev)
 {
     PintPort& s = m_pint[port];
-    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const int64_t now = NiccNow().GetNanoSeconds();
     const uint64_t tx = dev->GetTxBytes();
     const uint64_t qlen = dev->GetTotalQueueBytes();
     const double tNs = static_cast<double>(m_pintBaseRtt.GetNanoSeconds());

@@ -103,6 +103,119 @@ class HeaderRoundTripTest : public TestCase
 };
 
 // ---------------------------------------------------------------------------
+// The switch edits a header's bytes where they are (NiccRoceWire); the bytes
+// must be those of parsing it, making the same edits and writing it back.
+class HeaderWireEditTest : public TestCase
+{
+  public:
+    HeaderWireEditTest()
+        : TestCase("egress edits in place give the bytes of parse, edit, re-serialise")
+    {
+    }
+
+  private:
+    static std::vector<uint8_t> Bytes(const Packet& p)
+    {
+        std::vector<uint8_t> b(p.GetSize());
+        p.CopyData(b.data(), p.GetSize());
+        return b;
+    }
+
+    void DoRun() override
+    {
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(41);
+        auto draw = [&u](uint32_t max) { return u->GetInteger(0, max); };
+        uint32_t pushed = 0;
+        uint32_t full = 0;
+        for (uint32_t trial = 0; trial < 2000; ++trial)
+        {
+            NiccRoceHeader h;
+            h.SetType(static_cast<NiccRoceHeader::Type>(draw(NiccRoceHeader::CNP)));
+            h.SetEcn(static_cast<NiccRoceHeader::Ecn>(draw(3)));
+            h.SetSrc(draw(100000));
+            h.SetDst(draw(100000));
+            h.SetSport(static_cast<uint16_t>(draw(0xFFFF)));
+            h.SetPriority(static_cast<uint8_t>(draw(7)));
+            h.SetPsn(draw(0xFFFFFFFFu));
+            h.SetAux(draw(0xFFFFFFFFu));
+            h.SetPayloadSize(static_cast<uint16_t>(draw(9000)));
+            h.SetCc(static_cast<uint8_t>(draw(5)));
+            h.SetTrimmed(draw(1) == 1);
+            if (draw(1) == 1)
+            {
+                h.SetSack((uint64_t{draw(0xFFFFFFFFu)} << 32) | draw(0xFFFFFFFFu));
+            }
+            if (draw(1) == 1)
+            {
+                h.SetCredit(draw(0xFFFFFFFFu));
+            }
+            if (draw(1) == 1)
+            {
+                h.SetPint(static_cast<uint8_t>(draw(255)));
+            }
+            if (draw(2) != 0)
+            {
+                h.EnableInt(static_cast<uint8_t>(draw(7)));
+                const uint32_t hops = draw(nicc::kIntMaxHops);
+                for (uint32_t k = 0; k < hops; ++k)
+                {
+                    h.PushIntHop(NiccIntMakeHop(1 + draw(6), draw(0xFFFFFFFFu), draw(1u << 30),
+                                                draw(1u << 24), h.GetIntStack().mult_log2));
+                }
+            }
+            const bool mark = draw(1) == 1;
+            const bool stamp = draw(1) == 1;
+            const bool pint = draw(1) == 1;
+            const uint8_t code = static_cast<uint8_t>(draw(255));
+            const uint32_t payload = draw(1) == 1 ? 0 : draw(4000);
+
+            Ptr<Packet> a = Create<Packet>(payload);
+            a->AddHeader(h);
+            Ptr<Packet> b = a->Copy();
+
+            NiccRoceHeader r;
+            a->RemoveHeader(r);
+            NiccRoceWire w(*b);
+            NS_TEST_ASSERT_MSG_EQ(w.GetSerializedSize(), r.GetSerializedSize(), "size read back");
+            NS_TEST_ASSERT_MSG_EQ(+w.GetIntMultLog2(), r.HasInt() ? +r.GetIntStack().mult_log2 : 0,
+                                  "multiplier");
+            NS_TEST_ASSERT_MSG_EQ(+w.GetPint(), +r.GetPint(), "PINT code");
+            if (mark)
+            {
+                r.SetEcn(NiccRoceHeader::CE);
+                w.SetEcn(NiccRoceHeader::CE);
+            }
+            if (stamp)
+            {
+                const nicc::IntHop hop = NiccIntMakeHop(1 + draw(6), draw(0xFFFFFFFFu),
+                                                        draw(1u << 30), draw(1u << 24),
+                                                        w.GetIntMultLog2());
+                const bool ok = r.PushIntHop(hop);
+                NS_TEST_ASSERT_MSG_EQ(w.PushIntHop(hop), ok, "push accepted alike");
+                pushed += ok ? 1 : 0;
+                full += (!ok && r.HasInt()) ? 1 : 0;
+            }
+            if (pint)
+            {
+                r.SetPint(code);
+                w.SetPint(code);
+            }
+            a->AddHeader(r);
+            w.Replace(*b);
+            NS_TEST_ASSERT_MSG_EQ(b->GetSize(), a->GetSize(), "packet size");
+            NS_TEST_ASSERT_MSG_EQ((Bytes(*b) == Bytes(*a)), true, "the same bytes");
+
+            NiccRoceHeader back;
+            b->PeekHeader(back);
+            NS_TEST_ASSERT_MSG_EQ(back.GetPsn(), h.GetPsn(), "parses after the edit");
+        }
+        NS_TEST_ASSERT_MSG_GT(pushed, 100u, "hops were pushed");
+        NS_TEST_ASSERT_MSG_GT(full, 10u, "full stacks were met");
+    }
+};
+
+// ---------------------------------------------------------------------------
 class PfcThresholdTest : public TestCase
 {
   public:
@@ -619,6 +732,7 @@ class NiccFabricTestSuite : public TestSuite
         : TestSuite("nicc-fabric", UNIT)
     {
         AddTestCase(new HeaderRoundTripTest, TestCase::QUICK);
+        AddTestCase(new HeaderWireEditTest, TestCase::QUICK);
         AddTestCase(new PfcThresholdTest, TestCase::QUICK);
         AddTestCase(new PfcLinkTest, TestCase::QUICK);
         AddTestCase(new PfcFromEgressCallbackTest, TestCase::QUICK);

@@ -169,6 +169,49 @@ class ExpiryTest : public TestCase
     }
 };
 
+// NiccNow() reads the time from the scheduler: it must be the simulator's
+// in every event, including one from a marked position and one held aside
+// (ScheduleFrom), and before the first event runs.
+class NowTest : public TestCase
+{
+  public:
+    NowTest()
+        : TestCase("NiccNow() is Simulator::Now() before and in every event")
+    {
+    }
+
+  private:
+    static void Check(std::vector<std::pair<int64_t, int64_t>>* seen)
+    {
+        seen->emplace_back(NiccNow().GetTimeStep(), Simulator::Now().GetTimeStep());
+    }
+
+    void DoRun() override
+    {
+        std::vector<std::pair<int64_t, int64_t>> seen;
+        Simulator::Destroy();
+        Simulator::Schedule(NanoSeconds(3), &NowTest::Check, &seen); // under ns-3's default
+        Simulator::Run();
+        NiccScheduler* s = UseNiccScheduler();
+        Check(&seen); // before any event has run
+        for (int k = 1; k <= 5; ++k)
+        {
+            Simulator::Schedule(NanoSeconds(7 * k), &NowTest::Check, &seen);
+        }
+        const uint64_t mark = s->Mark();
+        s->ScheduleAt(NanoSeconds(12), mark, MakeEvent(&NowTest::Check, &seen));
+        s->ScheduleFrom(NanoSeconds(30), NanoSeconds(12), s->Mark(), MakeEvent(&NowTest::Check, &seen));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(seen.size(), 9u, "every check ran");
+        for (const auto& [mine, its] : seen)
+        {
+            NS_TEST_EXPECT_MSG_EQ(mine, its, "NiccNow() agrees");
+        }
+        NS_TEST_EXPECT_MSG_EQ(seen.back().second, 35, "the last event's time");
+        Simulator::Destroy();
+    }
+};
+
 class SameResultsTest : public TestCase
 {
   public:
@@ -226,6 +269,7 @@ class NiccSchedulerTestSuite : public TestSuite
         AddTestCase(new MarkOrderTest, TestCase::QUICK);
         AddTestCase(new ScheduleFromTest, TestCase::QUICK);
         AddTestCase(new ExpiryTest, TestCase::QUICK);
+        AddTestCase(new NowTest, TestCase::QUICK);
         AddTestCase(new SameResultsTest, TestCase::QUICK);
     }
 };
