@@ -79,7 +79,7 @@ NiccChannel::Attach(Ptr<NiccNetDevice> dev)
 }
 
 void
-NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
+NiccChannel::Transmit(const Ptr<Packet>& p, const NiccNetDevice* src, Time txTime)
 {
     const std::size_t dst = (m_dev[0] == src) ? 1 : 0;
     if (m_nDevices < 2)
@@ -109,8 +109,12 @@ NiccChannel::Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime)
         return;
     }
     // A frame on the wire when the link goes down is lost at its arrival.
+    if (m_context[dst] == UINT32_MAX)
+    {
+        m_context[dst] = m_dev[dst]->GetNode()->GetId();
+    }
     Simulator::ScheduleWithContext(
-        m_dev[dst]->GetNode()->GetId(),
+        m_context[dst],
         txTime + m_delay,
         new NiccArrivalEvent(this, p, static_cast<uint8_t>(dst), m_downs,
                              NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst)), seq));

@@ -54,7 +54,7 @@ class NiccChannel : public Channel
     bool Attach(Ptr<NiccNetDevice> dev);
     /// Deliver `p` from `src` to the other end after txTime + Delay.
     /// A frame lost on the way (link down, LossRate) is counted and dropped.
-    void Transmit(Ptr<Packet> p, Ptr<NiccNetDevice> src, Time txTime);
+    void Transmit(const Ptr<Packet>& p, const NiccNetDevice* src, Time txTime);
     /// Bring the link down (every frame lost) or up again.
     /// Frames on the wire when the link goes down are lost on arrival.
     void SetUp(bool up);
@@ -89,6 +89,8 @@ class NiccChannel : public Channel
     std::size_t m_nDevices{0};
     bool m_remote[2]{false, false}; ///< end k is on another MPI rank (Partition)
     uint64_t m_sent[2]{0, 0};       ///< frames sent towards end k (NiccOrderedScheduler)
+    /// Node id of end k, the context of its arrivals (read at the first frame).
+    uint32_t m_context[2]{UINT32_MAX, UINT32_MAX};
     void Deliver(Ptr<Packet> p);
     void Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c);
 

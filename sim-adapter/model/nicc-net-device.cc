@@ -147,7 +147,7 @@ NiccNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
 {
     NS_ABORT_MSG_UNLESS(cls < m_numClasses, "class " << +cls << " >= NumClasses");
     const uint32_t size = p->GetSize();
-    m_queues[cls].push_back(Item{p, meta});
+    m_queues[cls].push_back(Item{std::move(p), meta});
     m_queueBytes[cls] += size;
     m_totalQueueBytes += size;
     TryTransmit();
@@ -214,7 +214,7 @@ NiccNetDevice::TryTransmit()
     m_kickAfterPull = false;
     if (!m_pfcQueue.empty())
     {
-        Ptr<Packet> p = m_pfcQueue.front();
+        Ptr<Packet> p = std::move(m_pfcQueue.front());
         m_pfcQueue.pop_front();
         StartTransmission(p);
         return;
@@ -233,7 +233,7 @@ NiccNetDevice::TryTransmit()
         {
             continue;
         }
-        Item it = q.front();
+        Item it = std::move(q.front());
         q.pop_front();
         const uint32_t size = it.packet->GetSize();
         m_queueBytes[cls] -= size;
@@ -282,7 +282,7 @@ NiccNetDevice::TryTransmit()
 }
 
 void
-NiccNetDevice::StartTransmission(Ptr<Packet> p)
+NiccNetDevice::StartTransmission(const Ptr<Packet>& p)
 {
     m_txBusy = true;
     m_choosing = false;
@@ -290,7 +290,10 @@ NiccNetDevice::StartTransmission(Ptr<Packet> p)
     const uint32_t size = p->GetSize();
     m_txBytes += size;
     const Time txTime = WireTime(size + m_extraWireBytes);
-    m_txTrace(p);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(p);
+    }
     m_lazy = NiccScheduler::Active();
     if (m_lazy == nullptr)
     {
@@ -389,7 +392,7 @@ NiccNetDevice::TransmitComplete()
 }
 
 void
-NiccNetDevice::Receive(Ptr<Packet> p)
+NiccNetDevice::Receive(const Ptr<Packet>& p)
 {
     uint8_t type = 0;
     p->CopyData(&type, 1);
@@ -398,7 +401,10 @@ NiccNetDevice::Receive(Ptr<Packet> p)
         HandlePfc(p);
         return;
     }
-    m_rxTrace(p);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(p);
+    }
     if (!m_niccRxCb.IsNull())
     {
         m_niccRxCb(this, p);

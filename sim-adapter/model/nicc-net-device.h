@@ -177,7 +177,7 @@ class NiccNetDevice : public NetDevice
     EventId ScheduleFromTxEnd(const Time& delay, EventImpl* impl, uint64_t* settledTie = nullptr);
 
     /// Called by the channel when a frame has fully arrived.
-    void Receive(Ptr<Packet> p);
+    void Receive(const Ptr<Packet>& p);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -220,7 +220,7 @@ class NiccNetDevice : public NetDevice
         uint32_t meta;
     };
 
-    void StartTransmission(Ptr<Packet> p);
+    void StartTransmission(const Ptr<Packet>& p);
     Time WireTime(uint32_t bytes);
     void TransmitComplete();
     bool SomethingWaits();

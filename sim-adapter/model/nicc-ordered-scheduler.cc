@@ -19,10 +19,57 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("NiccOrderedScheduler");
 NS_OBJECT_ENSURE_REGISTERED(NiccOrderedScheduler);
 
+namespace
+{
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kReuseArrivals = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kReuseArrivals = false;
+#else
+constexpr bool kReuseArrivals = true;
+#endif
+#else
+constexpr bool kReuseArrivals = true;
+#endif
+
+/// A freed arrival event's memory, waiting for the next one.
+struct FreeArrival
+{
+    FreeArrival* next;
+};
+FreeArrival* g_freeArrivals = nullptr;
+} // namespace
+
+void*
+NiccArrivalEvent::operator new(std::size_t size)
+{
+    if (kReuseArrivals && size == sizeof(NiccArrivalEvent) && g_freeArrivals != nullptr)
+    {
+        FreeArrival* f = g_freeArrivals;
+        g_freeArrivals = f->next;
+        return f;
+    }
+    return ::operator new(size);
+}
+
+void
+NiccArrivalEvent::operator delete(void* p, std::size_t size)
+{
+    if (kReuseArrivals && size == sizeof(NiccArrivalEvent))
+    {
+        auto* f = static_cast<FreeArrival*>(p);
+        f->next = g_freeArrivals;
+        g_freeArrivals = f;
+        return;
+    }
+    ::operator delete(p);
+}
+
 void
 NiccArrivalEvent::Notify()
 {
-    m_ch->Arrive(m_p, m_dst, m_downs);
+    m_ch->Arrive(std::move(m_p), m_dst, m_downs); // runs once: the frame moves on
 }
 
 NS_OBJECT_ENSURE_REGISTERED(NiccSeqTag);

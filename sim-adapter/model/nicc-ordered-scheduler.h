@@ -39,6 +39,7 @@
 #include "ns3/scheduler.h"
 #include "ns3/tag.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -64,6 +65,12 @@ class NiccArrivalEvent : public EventImpl
 
     uint32_t GetKey() const { return m_key; }
     uint64_t GetSeq() const { return m_seq; }
+
+    /// One is made and freed per frame and hop: freed ones are kept for
+    /// reuse instead of going back to malloc (not under AddressSanitizer,
+    /// which must see every allocation).
+    static void* operator new(std::size_t size);
+    static void operator delete(void* p, std::size_t size);
 
   private:
     void Notify() override;

@@ -417,7 +417,7 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
         return;
     }
     const uint32_t outPort = SelectEgressPort(h.src, h.dst, h.sport, h.dport);
-    Ptr<NiccNetDevice> out = m_ports[outPort];
+    const Ptr<NiccNetDevice>& out = m_ports[outPort];
     const uint8_t nClasses = static_cast<uint8_t>(out->GetNumClasses());
     const uint8_t cls = h.priority < nClasses ? h.priority : nClasses - 1;
     const uint32_t size = p->GetSize();
@@ -444,7 +444,7 @@ NiccSwitchNode::Receive(Ptr<NiccNetDevice> dev, Ptr<Packet> p)
 }
 
 bool
-NiccSwitchNode::AdmitAndEnqueue(Ptr<Packet> p,
+NiccSwitchNode::AdmitAndEnqueue(const Ptr<Packet>& p,
                                 uint32_t inPort,
                                 uint32_t outPort,
                                 uint8_t cls,
@@ -476,12 +476,15 @@ NiccSwitchNode::AdmitAndEnqueue(Ptr<Packet> p,
     }
     const uint64_t used = m_mmu->GetSharedUsed() + m_mmu->GetHeadroomUsedTotal();
     m_maxBufferUsed = used > m_maxBufferUsed ? used : m_maxBufferUsed;
-    Ptr<NiccNetDevice> out = m_ports[outPort];
+    NiccNetDevice* out = PeekPointer(m_ports[outPort]);
     out->Enqueue(p, cls, meta);
     // Enqueue may have started the transmission at once: count what waits.
     const uint64_t qlen = out->GetQueueBytes(cls);
     m_maxQueueBytes = qlen > m_maxQueueBytes ? qlen : m_maxQueueBytes;
-    m_enqueueTrace(p, outPort, cls, qlen);
+    if (!m_enqueueTrace.IsEmpty())
+    {
+        m_enqueueTrace(p, outPort, cls, qlen);
+    }
     return true;
 }
 
@@ -528,7 +531,10 @@ NiccSwitchNode::OnEgress(Ptr<NiccNetDevice> dev, Ptr<Packet> p, uint8_t cls, uin
             m_markTrace(p, outPort, cls, qlen);
         }
     }
-    m_dequeueTrace(p, outPort, cls, qlen);
+    if (!m_dequeueTrace.IsEmpty())
+    {
+        m_dequeueTrace(p, outPort, cls, qlen);
+    }
 }
 
 uint8_t

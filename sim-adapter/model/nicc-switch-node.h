@@ -168,7 +168,7 @@ class NiccSwitchNode : public Node
     /// Admit `p` of class `cls` from `inPort` and queue it on `outPort`
     /// (XOFF, counters, Enqueue trace); false (and counted, `trimmed`: as a
     /// trimmed header that found no buffer) when dropped.
-    bool AdmitAndEnqueue(Ptr<Packet> p,
+    bool AdmitAndEnqueue(const Ptr<Packet>& p,
                          uint32_t inPort,
                          uint32_t outPort,
                          uint8_t cls,
