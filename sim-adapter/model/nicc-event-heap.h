@@ -2,9 +2,9 @@
  * nicc-event-heap.h — the binary heap both nicc schedulers keep their events
  * in (NiccScheduler, NiccOrderedScheduler): a vector of entries ordered by
  * the scheduler's `before(a, b)`, a
- * function object (a type of its own, so that the comparisons inline).
- * std::push_heap / pop_heap do the work (their layout: children of i at
- * 2i+1 and 2i+2, the first entry first); Remove restores it around a hole.
+ * function object (a type of its own, so that the comparisons inline; best
+ * written without branches, see NiccHeapPop). Children of i at 2i+1 and
+ * 2i+2, the first entry first; Remove restores the order around a hole.
  *
  *   struct Before { bool operator()(const Entry& a, const Entry& b) const; };
  *   std::vector<Entry> heap;
@@ -15,7 +15,6 @@
 #ifndef NICC_EVENT_HEAP_H
 #define NICC_EVENT_HEAP_H
 
-#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -68,34 +67,57 @@ NiccHeapDown(std::vector<E>& h, std::size_t i, Before before)
     h[i] = std::move(e);
 }
 
-/// std's heaps put the largest first: "less" is "comes later".
-template <class Before>
-struct NiccLater
-{
-    Before before;
-    template <class E>
-    bool operator()(const E& a, const E& b) const
-    {
-        return before(b, a);
-    }
-};
-
 template <class E, class Before>
 void
 NiccHeapPush(std::vector<E>& h, E e, Before before)
 {
     h.push_back(std::move(e));
-    std::push_heap(h.begin(), h.end(), NiccLater<Before>{before});
+    NiccHeapUp(h, h.size() - 1, before);
 }
 
-/// Takes the first entry out (the heap must not be empty).
+/// Takes the first entry out (the heap must not be empty). Bottom-up: the
+/// hole at the root goes down to a leaf along the earlier child (one
+/// comparison per level, and the choice is arithmetic, not a branch: which
+/// child comes first is as good as random, and a mispredicted branch per
+/// level cost more than the rest of the pop), then the last entry goes in
+/// at the hole and up to its place (rarely more than a level: it is late).
 template <class E, class Before>
 E
 NiccHeapPop(std::vector<E>& h, Before before)
 {
-    std::pop_heap(h.begin(), h.end(), NiccLater<Before>{before});
-    E top = std::move(h.back());
+    E top = std::move(h.front());
+    E last = std::move(h.back());
     h.pop_back();
+    const std::size_t n = h.size();
+    if (n == 0)
+    {
+        return top;
+    }
+    std::size_t i = 0;
+    std::size_t c = 1;
+    while (c + 1 < n)
+    {
+        c += static_cast<std::size_t>(before(h[c + 1], h[c]));
+        h[i] = std::move(h[c]);
+        i = c;
+        c = 2 * i + 1;
+    }
+    if (c < n)
+    {
+        h[i] = std::move(h[c]);
+        i = c;
+    }
+    while (i > 0)
+    {
+        const std::size_t parent = (i - 1) / 2;
+        if (!before(last, h[parent]))
+        {
+            break;
+        }
+        h[i] = std::move(h[parent]);
+        i = parent;
+    }
+    h[i] = std::move(last);
     return top;
 }
 

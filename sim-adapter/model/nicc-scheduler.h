@@ -128,7 +128,8 @@ class NiccScheduler : public Scheduler
     {
         bool operator()(const Entry& a, const Entry& b) const
         {
-            return a.ts != b.ts ? a.ts < b.ts : a.tie < b.tie;
+            // Bitwise, not short-circuit: no branch (nicc-event-heap.h).
+            return (a.ts < b.ts) | ((a.ts == b.ts) & (a.tie < b.tie));
         }
     };
     static Entry MakeEntry(const Event& ev, uint64_t tie)

@@ -25,6 +25,9 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
+#include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -212,6 +215,77 @@ class NowTest : public TestCase
     }
 };
 
+// The heap both nicc schedulers keep their events in: interleaved pushes,
+// pops and removals against a sorted reference, with ties on the first key.
+class HeapTest : public TestCase
+{
+  public:
+    HeapTest()
+        : TestCase("event heap: pops in (time, tie) order through pushes and removals")
+    {
+    }
+
+  private:
+    struct E
+    {
+        uint64_t ts;
+        uint64_t tie;
+    };
+
+    struct Before
+    {
+        bool operator()(const E& a, const E& b) const
+        {
+            return (a.ts < b.ts) | ((a.ts == b.ts) & (a.tie < b.tie));
+        }
+    };
+
+    void DoRun() override
+    {
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(43);
+        std::vector<E> heap;
+        std::set<std::pair<uint64_t, uint64_t>> ref; // (ts, tie), in order
+        uint64_t tie = 0;
+        uint32_t pops = 0;
+        std::size_t most = 0;
+        for (uint32_t step = 0; step < 200000; ++step)
+        {
+            // A slow drift upward: the heap grows to thousands of entries.
+            const uint32_t what = u->GetInteger(0, 99);
+            if (what < 52 || ref.empty())
+            {
+                const E e{u->GetInteger(0, 3000), ++tie};
+                NiccHeapPush(heap, e, Before{});
+                ref.emplace(e.ts, e.tie);
+            }
+            else if (what < 92)
+            {
+                const E got = NiccHeapPop(heap, Before{});
+                NS_TEST_ASSERT_MSG_EQ(got.ts, ref.begin()->first, "time of the first");
+                NS_TEST_ASSERT_MSG_EQ(got.tie, ref.begin()->second, "tie of the first");
+                ref.erase(ref.begin());
+                ++pops;
+            }
+            else
+            {
+                auto victim = ref.begin();
+                std::advance(victim, u->GetInteger(0, ref.size() - 1));
+                const uint64_t t = victim->second;
+                NS_TEST_ASSERT_MSG_EQ(
+                    NiccHeapRemove(heap, [t](const E& e) { return e.tie == t; }, Before{}),
+                    true,
+                    "removed");
+                ref.erase(victim);
+            }
+            NS_TEST_ASSERT_MSG_EQ(heap.size(), ref.size(), "size");
+            most = std::max(most, heap.size());
+        }
+        NS_TEST_ASSERT_MSG_GT(most, 2000u, "a deep heap");
+        NS_TEST_ASSERT_MSG_GT(pops, 50000u, "many pops");
+    }
+};
+
 class SameResultsTest : public TestCase
 {
   public:
@@ -270,6 +344,7 @@ class NiccSchedulerTestSuite : public TestSuite
         AddTestCase(new ScheduleFromTest, TestCase::QUICK);
         AddTestCase(new ExpiryTest, TestCase::QUICK);
         AddTestCase(new NowTest, TestCase::QUICK);
+        AddTestCase(new HeapTest, TestCase::QUICK);
         AddTestCase(new SameResultsTest, TestCase::QUICK);
     }
 };
