@@ -13,6 +13,8 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -113,11 +115,51 @@ NiccChannel::Transmit(const Ptr<Packet>& p, const NiccNetDevice* src, Time txTim
     {
         m_context[dst] = m_dev[dst]->GetNode()->GetId();
     }
+    const Time delay = txTime + m_delay;
+    bool chained = false;
+    if (NiccScheduler* s = NiccScheduler::Active())
+    {
+        const uint64_t at = static_cast<uint64_t>((NiccNow() + delay).GetTimeStep());
+        // Behind the frame before it, unless it would overtake it (the
+        // delay was lowered): then it gets an event of its own.
+        const bool inOrder = at >= m_lastAt[dst];
+        m_lastAt[dst] = std::max(m_lastAt[dst], at);
+        if (m_arriving[dst] && inOrder)
+        {
+            p->Ref(); // the FIFO's reference, handed to the arrival event
+            m_flight[dst].PushBack(InFlight{PeekPointer(p), at, s->Mark(), m_downs, seq});
+            return;
+        }
+        if (!m_arriving[dst])
+        {
+            m_arriving[dst] = true;
+            chained = true;
+        }
+    }
     Simulator::ScheduleWithContext(
         m_context[dst],
-        txTime + m_delay,
+        delay,
         new NiccArrivalEvent(this, p, static_cast<uint8_t>(dst), m_downs,
-                             NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst)), seq));
+                             NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst)), seq,
+                             chained));
+}
+
+void
+NiccChannel::ArmNextArrival(std::size_t dst)
+{
+    if (m_flight[dst].Empty())
+    {
+        m_arriving[dst] = false;
+        return;
+    }
+    InFlight f = m_flight[dst].PopFront();
+    // Run from the arrival of end dst: the context is that end's node.
+    NiccScheduler::Active()->ScheduleAt(
+        TimeStep(f.at) - NiccNow(),
+        f.tie,
+        new NiccArrivalEvent(this, NiccArrivalEvent::Adopt{f.p}, static_cast<uint8_t>(dst), f.downs,
+                             NiccOrderedScheduler::ArrivalKey(GetId(), static_cast<uint8_t>(dst)), f.seq,
+                             true));
 }
 
 void
@@ -218,6 +260,14 @@ NiccChannel::DoDispose()
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_nDevices = 0;
+    for (auto& fifo : m_flight)
+    {
+        while (!fifo.Empty())
+        {
+            fifo.PopFront().p->Unref(); // frames on the wire when the run ended
+        }
+        fifo.Clear();
+    }
     m_rng = nullptr;
     Channel::DoDispose();
 }

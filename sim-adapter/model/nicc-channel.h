@@ -16,6 +16,14 @@
  * ("lost: corruption"). A frame on the wire when the link goes down is lost
  * at its arrival. The sender still spends the frame's wire time. Each
  * loss is counted (packets, bytes) per cause and fired on the Drop trace.
+ *
+ * Under NiccScheduler, a direction of the link keeps one arrival event in
+ * the scheduler at a time: a frame sent while another is on the wire waits
+ * in the link's FIFO with the position its arrival event would have taken
+ * (NiccScheduler::Mark), and is scheduled there when the frame before it
+ * arrives (frames arrive in the order they were sent). The events and their
+ * order are those of one event per frame; the scheduler's heap holds one
+ * entry per busy link direction instead of one per frame on the wire.
  */
 #ifndef NICC_CHANNEL_H
 #define NICC_CHANNEL_H
@@ -25,6 +33,8 @@
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+
+#include "nicc-ring.h"
 
 namespace ns3
 {
@@ -76,6 +86,9 @@ class NiccChannel : public Channel
     bool CrossesRanks() const;
     /// A frame reaches end `dst` (the arrival event; also after a link fault).
     void Arrive(Ptr<Packet> p, std::size_t dst, uint64_t downs);
+    /// The arrival event of end `dst` that held the link's place in the
+    /// scheduler runs: the next frame waiting in the FIFO takes it.
+    void ArmNextArrival(std::size_t dst);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -91,6 +104,21 @@ class NiccChannel : public Channel
     uint64_t m_sent[2]{0, 0};       ///< frames sent towards end k (NiccOrderedScheduler)
     /// Node id of end k, the context of its arrivals (read at the first frame).
     uint32_t m_context[2]{UINT32_MAX, UINT32_MAX};
+    /// A frame on the wire towards end k, waiting for the arrival before it.
+    /// (The packet is held by a raw pointer with one reference of its own:
+    /// ns-3's Ptr has no move, and a copy would touch the packet's memory
+    /// here, long before its arrival needs it.)
+    struct InFlight
+    {
+        Packet* p{nullptr};
+        uint64_t at{0};  ///< arrival time stamp
+        uint64_t tie{0}; ///< the position its arrival event takes (Mark)
+        uint64_t downs{0};
+        uint64_t seq{0};
+    };
+    NiccRing<InFlight> m_flight[2];
+    bool m_arriving[2]{false, false}; ///< end k's FIFO has its event in the scheduler
+    uint64_t m_lastAt[2]{0, 0};       ///< arrival time stamp of the last frame sent to end k
     void Deliver(Ptr<Packet> p);
     void Lose(Ptr<Packet> p, uint32_t fromNode, LossCause c);
 

@@ -69,6 +69,10 @@ NiccArrivalEvent::operator delete(void* p, std::size_t size)
 void
 NiccArrivalEvent::Notify()
 {
+    if (m_chained)
+    {
+        m_ch->ArmNextArrival(m_dst);
+    }
     m_ch->Arrive(std::move(m_p), m_dst, m_downs); // runs once: the frame moves on
 }
 

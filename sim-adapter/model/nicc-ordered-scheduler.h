@@ -41,6 +41,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -53,13 +54,39 @@ class NiccChannel;
 class NiccArrivalEvent : public EventImpl
 {
   public:
-    NiccArrivalEvent(NiccChannel* ch, Ptr<Packet> p, uint8_t dst, uint64_t downs, uint32_t key, uint64_t seq)
+    /// `chained`: this event holds the link direction's place in the
+    /// scheduler (NiccChannel's FIFO under NiccScheduler); when it runs, the
+    /// next frame waiting there takes it.
+    NiccArrivalEvent(NiccChannel* ch,
+                     const Ptr<Packet>& p,
+                     uint8_t dst,
+                     uint64_t downs,
+                     uint32_t key,
+                     uint64_t seq,
+                     bool chained = false)
+        : NiccArrivalEvent(ch, Adopt{(p->Ref(), PeekPointer(p))}, dst, downs, key, seq, chained)
+    {
+    }
+    /// The same, taking over a reference the caller holds on `p` (no
+    /// reference-count change: the packet's memory is not touched).
+    struct Adopt
+    {
+        Packet* p;
+    };
+    NiccArrivalEvent(NiccChannel* ch,
+                     Adopt p,
+                     uint8_t dst,
+                     uint64_t downs,
+                     uint32_t key,
+                     uint64_t seq,
+                     bool chained)
         : m_ch(ch),
-          m_p(p),
+          m_p(p.p, false),
           m_downs(downs),
           m_seq(seq),
           m_key(key),
-          m_dst(dst)
+          m_dst(dst),
+          m_chained(chained)
     {
     }
 
@@ -81,6 +108,7 @@ class NiccArrivalEvent : public EventImpl
     uint64_t m_seq;
     uint32_t m_key;
     uint8_t m_dst;
+    bool m_chained;
 };
 
 /// A frame's send number on its link direction, carried to another MPI

@@ -29,7 +29,36 @@ NiccScheduler::GetTypeId()
     return tid;
 }
 
-NiccScheduler::NiccScheduler() = default;
+NiccScheduler::NiccScheduler()
+    : m_farSteps(static_cast<uint64_t>(MicroSeconds(kFarMicroseconds).GetTimeStep()))
+{
+}
+
+bool
+NiccScheduler::FarFirst() const
+{
+    return !m_far.empty() && (m_heap.empty() || Before{}(m_far.front(), m_heap.front()));
+}
+
+const NiccScheduler::Entry&
+NiccScheduler::Front() const
+{
+    return FarFirst() ? m_far.front() : m_heap.front();
+}
+
+NiccScheduler::Entry
+NiccScheduler::PopFront()
+{
+    return FarFirst() ? NiccHeapPop(m_far, Before{}) : NiccHeapPop(m_heap, Before{});
+}
+
+void
+NiccScheduler::Push(const Entry& e)
+{
+    // Events of the far future (timers: retransmission, flow starts) wait in
+    // their own heap, so that the one every event goes through stays small.
+    NiccHeapPush(e.ts - m_currentTs >= m_farSteps ? m_far : m_heap, e, Before{});
+}
 
 NiccScheduler::~NiccScheduler()
 {
@@ -104,7 +133,7 @@ NiccScheduler::Settle()
     while (!m_pending.empty())
     {
         const Pending& p = m_pending.front();
-        if (!m_heap.empty() && !Later(m_heap.front(), p))
+        if (!HeapsEmpty() && !Later(Front(), p))
         {
             return; // the run has not passed its position
         }
@@ -117,7 +146,7 @@ NiccScheduler::Settle()
         {
             *out = tie;
         }
-        NiccHeapPush(m_heap, MakeEntry(ev, tie), Before{});
+        Push(MakeEntry(ev, tie));
     }
 }
 
@@ -141,22 +170,22 @@ NiccScheduler::Insert(const Event& ev)
     }
     m_forcedTie = 0;
     s_active = this; // in use: the simulator inserts into it
-    NiccHeapPush(m_heap, MakeEntry(ev, tie), Before{});
+    Push(MakeEntry(ev, tie));
 }
 
 void
 NiccScheduler::DropRemoved()
 {
     // Only an event of the earliest removed time stamp can be a removed one.
-    while (!m_removedTs.empty() && !m_heap.empty() && m_heap.front().ts >= m_removedTs.top())
+    while (!m_removedTs.empty() && !HeapsEmpty() && Front().ts >= m_removedTs.top())
     {
-        EventImpl* impl = m_heap.front().impl;
+        EventImpl* impl = Front().impl;
         if (!impl->IsCancelled() || m_removed.erase(impl) == 0)
         {
             return; // not removed (a cancelled one runs, as a no-op, and counts)
         }
         m_removedTs.pop();
-        NiccHeapPop(m_heap, Before{});
+        PopFront();
         impl->Unref();
     }
 }
@@ -182,7 +211,7 @@ NiccScheduler::IsEmpty() const
 {
     auto* self = const_cast<NiccScheduler*>(this);
     self->DropRemoved();
-    return m_heap.empty() && m_pending.empty();
+    return HeapsEmpty() && m_pending.empty();
 }
 
 Scheduler::Event
@@ -191,8 +220,8 @@ NiccScheduler::PeekNext() const
     auto* self = const_cast<NiccScheduler*>(this);
     self->DropRemoved();
     self->Settle();
-    NS_ASSERT(!m_heap.empty());
-    return EventOf(m_heap.front());
+    NS_ASSERT(!HeapsEmpty());
+    return EventOf(Front());
 }
 
 Scheduler::Event
@@ -200,8 +229,8 @@ NiccScheduler::RemoveNext()
 {
     DropRemoved();
     Settle();
-    NS_ASSERT(!m_heap.empty());
-    const Entry top = NiccHeapPop(m_heap, Before{});
+    NS_ASSERT(!HeapsEmpty());
+    const Entry top = PopFront();
     m_currentTie = top.tie;
     m_currentTs = top.ts;
     s_running = this;

@@ -23,8 +23,13 @@
  * (EventId::IsExpired, which Cancel and IsRunning use) holds for the other
  * events; its own EventId must not be asked (its owner keeps a flag).
  *
- * A binary heap over a vector. Simulator::Remove leaves the event in the
- * heap; it is dropped, unrun and uncounted, when it comes first.
+ * Two binary heaps over vectors: events due within kFarMicroseconds of
+ * their insertion, and the others (timers of the far future: retransmission,
+ * flow starts); the next event is the earlier of their firsts. The first
+ * heap, which nearly every event goes through, stays a few thousand
+ * entries deep on a 320-host fabric where the timers alone are ten thousand.
+ * Simulator::Remove leaves the event in its heap; it is dropped, unrun and
+ * uncounted, when it comes first.
  *
  *   Simulator::SetScheduler(ObjectFactory("ns3::NiccScheduler"));
  *   NiccScheduler* s = NiccScheduler::Active();         // nullptr under another
@@ -136,6 +141,15 @@ class NiccScheduler : public Scheduler
     {
         return Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_context};
     }
+    /// An event this far ahead of the running one (or more) goes to m_far.
+    static constexpr int kFarMicroseconds = 20;
+    bool HeapsEmpty() const { return m_heap.empty() && m_far.empty(); }
+    /// m_far's first comes before m_heap's.
+    bool FarFirst() const;
+    /// The next event of the two heaps (one must hold one).
+    const Entry& Front() const;
+    Entry PopFront();
+    void Push(const Entry& e);
     /// Give the events whose inserting position the run has passed their
     /// place, and move them to the heap.
     void Settle();
@@ -153,9 +167,11 @@ class NiccScheduler : public Scheduler
         uint64_t* settledTie;
     };
 
-    std::vector<Entry> m_heap;
+    std::vector<Entry> m_heap; ///< events due soon
+    std::vector<Entry> m_far;  ///< events kFarMicroseconds or more ahead
+    uint64_t m_farSteps;       ///< kFarMicroseconds in time steps
     std::vector<Pending> m_pending; ///< few: one per NIC at most
-    std::unordered_set<const EventImpl*> m_removed; ///< removed, still in m_heap
+    std::unordered_set<const EventImpl*> m_removed; ///< removed, still in a heap
     /// Their time stamps, earliest first.
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> m_removedTs;
     uint64_t m_fromTs{0};           ///< ScheduleFrom's position for the next Insert

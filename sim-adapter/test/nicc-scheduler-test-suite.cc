@@ -286,6 +286,68 @@ class HeapTest : public TestCase
     }
 };
 
+// Events near and far (NiccScheduler keeps those 20 us or more ahead in a
+// heap of their own) run in (time, insertion) order, also when inserted by
+// running events.
+class NearFarOrderTest : public TestCase
+{
+  public:
+    NearFarOrderTest()
+        : TestCase("near and far events run in (time, insertion) order")
+    {
+    }
+
+  private:
+    struct Run
+    {
+        std::vector<std::pair<int64_t, uint32_t>> order; // (time, insertion number) as run
+        Ptr<UniformRandomVariable> u;
+        uint32_t next{0};
+        std::vector<std::pair<int64_t, uint32_t>> inserted;
+    };
+
+    static void Fire(Run* r, uint32_t id, uint32_t children)
+    {
+        r->order.emplace_back(Simulator::Now().GetNanoSeconds(), id);
+        for (uint32_t k = 0; k < children; ++k)
+        {
+            Add(r, children - 1);
+        }
+    }
+
+    static void Add(Run* r, uint32_t children)
+    {
+        // Delays on both sides of 20 us, with ties of the nanosecond.
+        const int64_t delay = r->u->GetInteger(0, 1) == 0 ? r->u->GetInteger(0, 50)
+                                                          : r->u->GetInteger(19990, 40000);
+        const uint32_t id = r->next++;
+        r->inserted.emplace_back(Simulator::Now().GetNanoSeconds() + delay, id);
+        Simulator::Schedule(NanoSeconds(delay), &NearFarOrderTest::Fire, r, id, children);
+    }
+
+    void DoRun() override
+    {
+        UseNiccScheduler();
+        Run r;
+        r.u = CreateObject<UniformRandomVariable>();
+        r.u->SetStream(47);
+        for (uint32_t k = 0; k < 300; ++k)
+        {
+            Add(&r, 3);
+        }
+        Simulator::Run();
+        std::sort(r.inserted.begin(), r.inserted.end());
+        NS_TEST_ASSERT_MSG_EQ(r.order.size(), r.inserted.size(), "every event ran");
+        NS_TEST_ASSERT_MSG_GT(r.order.size(), 3000u, "many events");
+        for (std::size_t k = 0; k < r.order.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.order[k].first, r.inserted[k].first, "time, event " << k);
+            NS_TEST_ASSERT_MSG_EQ(r.order[k].second, r.inserted[k].second, "order, event " << k);
+        }
+        Simulator::Destroy();
+    }
+};
+
 class SameResultsTest : public TestCase
 {
   public:
@@ -345,6 +407,7 @@ class NiccSchedulerTestSuite : public TestSuite
         AddTestCase(new ExpiryTest, TestCase::QUICK);
         AddTestCase(new NowTest, TestCase::QUICK);
         AddTestCase(new HeapTest, TestCase::QUICK);
+        AddTestCase(new NearFarOrderTest, TestCase::QUICK);
         AddTestCase(new SameResultsTest, TestCase::QUICK);
     }
 };
