@@ -64,7 +64,7 @@ class NiccArrivalEvent : public EventImpl
                      uint32_t key,
                      uint64_t seq,
                      bool chained = false)
-        : NiccArrivalEvent(ch, Adopt{(p->Ref(), PeekPointer(p))}, dst, downs, key, seq, chained)
+        : NiccArrivalEvent(ch, Adopt{Acquire(p)}, dst, downs, key, seq, chained)
     {
     }
     /// The same, taking over a reference the caller holds on `p` (no
@@ -100,6 +100,16 @@ class NiccArrivalEvent : public EventImpl
     static void operator delete(void* p, std::size_t size);
 
   private:
+    /// A reference of the event's own on `p` (none for a null packet).
+    static Packet* Acquire(const Ptr<Packet>& p)
+    {
+        if (p)
+        {
+            p->Ref();
+        }
+        return PeekPointer(p);
+    }
+
     void Notify() override;
 
     NiccChannel* m_ch;
