@@ -135,6 +135,7 @@ NiccChannel::Transmit(const Ptr<Packet>& p, const NiccNetDevice* src, Time txTim
             m_arriving[dst] = true;
             chained = true;
         }
+        s->SetPrefetchHint(PeekPointer(p));
     }
     Simulator::ScheduleWithContext(
         m_context[dst],
@@ -154,7 +155,9 @@ NiccChannel::ArmNextArrival(std::size_t dst)
     }
     InFlight f = m_flight[dst].PopFront();
     // Run from the arrival of end dst: the context is that end's node.
-    NiccScheduler::Active()->ScheduleAt(
+    NiccScheduler* s = NiccScheduler::Active();
+    s->SetPrefetchHint(f.p);
+    s->ScheduleAt(
         TimeStep(f.at) - NiccNow(),
         f.tie,
         new NiccArrivalEvent(this, NiccArrivalEvent::Adopt{f.p}, static_cast<uint8_t>(dst), f.downs,

@@ -170,7 +170,10 @@ NiccScheduler::Insert(const Event& ev)
     }
     m_forcedTie = 0;
     s_active = this; // in use: the simulator inserts into it
-    Push(MakeEntry(ev, tie));
+    Entry e = MakeEntry(ev, tie);
+    e.hint = m_hint;
+    m_hint = nullptr;
+    Push(e);
 }
 
 void
@@ -234,6 +237,15 @@ NiccScheduler::RemoveNext()
     m_currentTie = top.tie;
     m_currentTs = top.ts;
     s_running = this;
+    if (!HeapsEmpty())
+    {
+        const Entry& next = Front();
+        __builtin_prefetch(next.impl);
+        if (next.hint != nullptr)
+        {
+            __builtin_prefetch(next.hint);
+        }
+    }
     return EventOf(top);
 }
 
