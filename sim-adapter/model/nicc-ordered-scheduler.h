@@ -28,8 +28,8 @@
  * only among events of the same nanosecond, which is why `scheduler=ordered`
  * (implied by mpi_ranks) is a key and not the default.
  *
- * A binary heap over a vector; Remove (a cancelled event removed by
- * Simulator::Remove) is a linear search.
+ * A 4-ary heap over a vector (nicc-event-heap.h); Remove (a cancelled
+ * event removed by Simulator::Remove) is a linear search.
  */
 #ifndef NICC_ORDERED_SCHEDULER_H
 #define NICC_ORDERED_SCHEDULER_H
