@@ -27,11 +27,11 @@ namespace ns3
 /// Children per entry.
 constexpr std::size_t kNiccHeapArity = 4;
 
+/// Puts e in at the hole i and moves it up to its place.
 template <class E, class Before>
 void
-NiccHeapUp(std::vector<E>& h, std::size_t i, Before before)
+NiccHeapRise(std::vector<E>& h, std::size_t i, E e, Before before)
 {
-    E e = std::move(h[i]);
     while (i > 0)
     {
         const std::size_t parent = (i - 1) / kNiccHeapArity;
@@ -43,6 +43,13 @@ NiccHeapUp(std::vector<E>& h, std::size_t i, Before before)
         i = parent;
     }
     h[i] = std::move(e);
+}
+
+template <class E, class Before>
+void
+NiccHeapUp(std::vector<E>& h, std::size_t i, Before before)
+{
+    NiccHeapRise(h, i, std::move(h[i]), before);
 }
 
 template <class E, class Before>
@@ -126,17 +133,7 @@ NiccHeapPop(std::vector<E>& h, Before before)
         h[i] = std::move(h[m]);
         i = m;
     }
-    while (i > 0)
-    {
-        const std::size_t parent = (i - 1) / kNiccHeapArity;
-        if (!before(last, h[parent]))
-        {
-            break;
-        }
-        h[i] = std::move(h[parent]);
-        i = parent;
-    }
-    h[i] = std::move(last);
+    NiccHeapRise(h, i, std::move(last), before);
     return top;
 }
 
