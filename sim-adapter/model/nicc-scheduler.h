@@ -26,9 +26,9 @@
  * Two 4-ary heaps over vectors (nicc-event-heap.h): events due within
  * kFarMicroseconds of their insertion, and the others (timers of the far
  * future: retransmission, flow starts); the next event is the earlier of
- * their firsts. The first
- * heap, which nearly every event goes through, stays a few thousand
- * entries deep on a 320-host fabric where the timers alone are ten thousand.
+ * their firsts. The first heap, which nearly every event goes through,
+ * stays a few thousand entries deep on a 320-host fabric where the timers
+ * alone are ten thousand.
  * Simulator::Remove leaves the event in its heap; it is dropped, unrun and
  * uncounted, when it comes first.
  *
