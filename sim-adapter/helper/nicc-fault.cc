@@ -95,9 +95,9 @@ NiccParseFaults(const std::string& text,
                 std::vector<NiccFaultSpec>* out,
                 std::string* error)
 {
-    if (Trim(text).empty())
+    if (text.empty())
     {
-        return true;
+        return true; // none; blank text is a spec that names nothing (an error)
     }
     for (const std::string& item : Split(text, ';'))
     {
@@ -172,9 +172,9 @@ NiccParseLinkLoss(const std::string& text,
                   std::vector<NiccLinkLossSpec>* out,
                   std::string* error)
 {
-    if (Trim(text).empty())
+    if (text.empty())
     {
-        return true;
+        return true; // none; blank text is a spec that names nothing (an error)
     }
     for (const std::string& item : Split(text, ';'))
     {

@@ -556,6 +556,11 @@ MapEnableTrace(const Line& l, Ctx* c, std::string* why)
 bool
 MapOutputFile(std::string NiccHpccConfig::*field, const Line& l, Ctx* c, std::string* why)
 {
+    if (!NiccIsUtf8(l.args[0]))
+    {
+        *why = "'" + NiccPrintable(l.args[0]) + "' is no UTF-8 text";
+        return false;
+    }
     const std::string p = Resolve(*c, l.args[0], false);
     std::error_code ec;
     const fs::path dir = fs::path(p).parent_path();

@@ -7,6 +7,7 @@
 
 #include "nicc-hpcc-config-map.h"
 #include "nicc-scenario-key-table.h"
+#include "nicc-units.h"
 
 #include "ns3/nicc-fabric-helper.h"
 
@@ -176,6 +177,36 @@ Rows()
 }
 
 /// Maps one line by its row.
+
+// A NOTE row's value, checked by its shape although nicc uses none of it:
+// a typo is reported as for any other key.
+bool
+CheckNoted(const Row& r, const Line& l, std::string* why)
+{
+    const std::string shape = r.key.value;
+    const std::string& a = l.args[0];
+    uint64_t bps = 0;
+    int64_t ps = 0;
+    double v = 0;
+    bool on = false;
+    if (shape == "DataRate" || shape == "Time")
+    {
+        const bool ok = shape == "Time" ? NiccParseTime(a, &ps) : NiccParseDataRate(a, &bps);
+        *why = "'" + NiccPrintable(a) + "' is no " + (shape == "Time" ? "time (e.g. 0.001ms)" : "data rate (e.g. 100Gbps)");
+        return ok;
+    }
+    if (shape == "path")
+    {
+        *why = "'" + NiccPrintable(a) + "' is no UTF-8 text";
+        return NiccIsUtf8(a);
+    }
+    if (shape == "flag")
+    {
+        return Flag(l, &on, why);
+    }
+    return Number(a, 0, 1e18, &v, why); // us, bytes, count
+}
+
 bool
 Apply(const Row& r, const Line& l, Ctx* c, std::string* why)
 {
@@ -230,7 +261,7 @@ Apply(const Row& r, const Line& l, Ctx* c, std::string* why)
     }
     case Kind::NOTE:
         c->Note(l, r.key.doc);
-        return true;
+        return CheckNoted(r, l, why);
     }
     return false;
 }

@@ -26,6 +26,7 @@
 #include "nicc-scenario-key-table.h"
 #include "nicc-scenario-values.h"
 #include "nicc-scenario.h"
+#include "nicc-units.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -417,7 +418,7 @@ NiccScenario::Set(const std::string& key, const std::string& value, std::string*
     std::string why;
     if (!CheckValue(*k, value, &why) || !NiccCheckFaultKey(k->name, value, &why))
     {
-        *error = "bad value '" + value + "' for key " + shown + ": " + why;
+        *error = "bad value '" + NiccPrintable(value) + "' for key " + shown + ": " + why;
         return false;
     }
     m_values[k->name] = value;
@@ -489,13 +490,10 @@ NiccScenario::ApplyAttributes(NiccFabricHelper* fabric, NiccNicHelper* nics, std
             return false;
         }
         Ptr<AttributeValue> value = info.checker->Create();
-        std::string text = Get(k.name);
-        const auto named = std::find(k.choiceNames.begin(), k.choiceNames.end(), text);
-        if (named != k.choiceNames.end())
-        {
-            text = std::to_string(named - k.choiceNames.begin()); // the code (lists are in code order)
-        }
-        if (!value->DeserializeFromString(text + k.suffix, info.checker))
+        std::string text;
+        std::string why;
+        if (!scenario_values::AttributeText(k, Get(k.name), &text, &why) ||
+            !value->DeserializeFromString(text, info.checker))
         {
             *error = "key '" + k.name + "': '" + Get(k.name) + "' is no value of " + k.typeId +
                      "::" + k.attribute;

@@ -3,6 +3,7 @@
  */
 #include "nicc-units.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -19,23 +20,79 @@ struct Unit
     double scale;
 };
 
+// Length of the decimal number that starts `s`: [+-] digits [. digits]
+// [e [+-] digits], with digits on at least one side of the point; 0 if
+// there is none. Narrower than strtod on purpose: no leading spaces, no
+// hex ("0x10"), no inf or nan.
+size_t
+DecimalPrefix(const std::string& s, bool sign)
+{
+    size_t i = 0;
+    const auto digits = [&s, &i]() {
+        const size_t from = i;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+        {
+            ++i;
+        }
+        return i - from;
+    };
+    if (sign && i < s.size() && (s[i] == '+' || s[i] == '-'))
+    {
+        ++i;
+    }
+    size_t mantissa = digits();
+    if (i < s.size() && s[i] == '.')
+    {
+        ++i;
+        mantissa += digits();
+    }
+    if (mantissa == 0)
+    {
+        return 0;
+    }
+    const size_t end = i;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E'))
+    {
+        ++i;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+        {
+            ++i;
+        }
+        if (digits() == 0)
+        {
+            return end; // "1e" or "1e+": the number is "1", the rest is a trailer
+        }
+    }
+    return i;
+}
+
+// strtod of exactly `text`, which DecimalPrefix accepted whole; false when
+// the value is past a double's range (overflow or underflow: "1e400",
+// "1e-400").
+bool
+Decimal(const std::string& text, double* out)
+{
+    errno = 0;
+    const double v = std::strtod(text.c_str(), nullptr);
+    if (errno == ERANGE || !std::isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 // Splits "12.5Gbps" into its number and unit; false unless the number is a
-// whole finite decimal ("1", "0.5", "1e3") followed only by the unit.
+// finite unsigned decimal ("1", "0.5", "1e3") followed only by the unit.
 bool
 Split(const std::string& text, double* value, std::string* unit)
 {
-    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.'))
+    const size_t n = DecimalPrefix(text, false);
+    if (n == 0 || !Decimal(text.substr(0, n), value))
     {
         return false;
     }
-    const char* begin = text.c_str();
-    char* end = nullptr;
-    *value = std::strtod(begin, &end);
-    if (end == begin || !std::isfinite(*value))
-    {
-        return false;
-    }
-    *unit = std::string(end);
+    *unit = text.substr(n);
     return true;
 }
 
@@ -69,18 +126,11 @@ NiccParseUnsigned(const std::string& text, uint64_t* out)
 bool
 NiccParseNumber(const std::string& text, double* out)
 {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
-    {
-        return false;
-    }
-    *out = v;
-    return true;
+    return !text.empty() && DecimalPrefix(text, true) == text.size() && Decimal(text, out);
 }
 
 bool
-NiccParseDataRate(const std::string& text, uint64_t* bps)
+NiccParseDataRate(const std::string& text, uint64_t* bps, uint64_t minBps)
 {
     // ns3::DataRate's spellings; B = bytes.
     static const Unit units[] = {
@@ -116,7 +166,7 @@ NiccParseDataRate(const std::string& text, uint64_t* bps)
     {
         return false;
     }
-    if (r < 1.0 || r > 1e15)
+    if (r < static_cast<double>(minBps) || r > 1e15)
     {
         return false;
     }
@@ -140,6 +190,94 @@ NiccParseTime(const std::string& text, int64_t* ps)
     }
     *ps = static_cast<int64_t>(std::llround(r));
     return true;
+}
+
+bool
+NiccIsUtf8(const std::string& v)
+{
+    size_t i = 0;
+    while (i < v.size())
+    {
+        const auto c = static_cast<unsigned char>(v[i]);
+        size_t n;
+        uint32_t cp;
+        if (c < 0x80)
+        {
+            ++i;
+            continue;
+        }
+        else if (c >= 0xc2 && c <= 0xdf)
+        {
+            n = 1;
+            cp = c & 0x1fU;
+        }
+        else if (c >= 0xe0 && c <= 0xef)
+        {
+            n = 2;
+            cp = c & 0x0fU;
+        }
+        else if (c >= 0xf0 && c <= 0xf4)
+        {
+            n = 3;
+            cp = c & 0x07U;
+        }
+        else
+        {
+            return false;
+        }
+        if (i + n >= v.size())
+        {
+            return false;
+        }
+        for (size_t j = 1; j <= n; ++j)
+        {
+            const auto cc = static_cast<unsigned char>(v[i + j]);
+            if ((cc & 0xc0U) != 0x80U)
+            {
+                return false;
+            }
+            cp = (cp << 6) | (cc & 0x3fU);
+        }
+        const uint32_t least[4] = {0, 0x80, 0x800, 0x10000};
+        if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        {
+            return false;
+        }
+        i += n + 1;
+    }
+    return true;
+}
+
+std::string
+NiccPrintable(const std::string& v)
+{
+    std::string out;
+    size_t i = 0;
+    while (i < v.size())
+    {
+        const auto c = static_cast<unsigned char>(v[i]);
+        // A well-formed multi-byte character is kept; any other byte past
+        // 0x7f, a control byte or NUL is written \xHH.
+        const size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+        if (c >= 0x80 && NiccIsUtf8(v.substr(i, n)))
+        {
+            out += v.substr(i, n);
+            i += n;
+            continue;
+        }
+        if (c < 0x20 || c >= 0x7f)
+        {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+            out += buf;
+        }
+        else
+        {
+            out += static_cast<char>(c);
+        }
+        ++i;
+    }
+    return out;
 }
 
 } // namespace ns3

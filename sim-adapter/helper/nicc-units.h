@@ -27,14 +27,23 @@ namespace ns3
 /// Decimal digits only (no sign, no spaces), at most 19 (below 2^63).
 bool NiccParseUnsigned(const std::string& text, uint64_t* out);
 
-/// The whole of `text` as a finite number (strtod's syntax).
+/// The whole of `text` as a finite decimal number: [+-] digits [. digits]
+/// [e [+-] digits]. No spaces, hex, inf or nan; false past a double's range.
 bool NiccParseNumber(const std::string& text, double* out);
 
-/// False unless `text` is a rate ns3::DataRate accepts, in [1 bit/s, 10^15 bit/s].
-bool NiccParseDataRate(const std::string& text, uint64_t* bps);
+/// False unless `text` is a rate ns3::DataRate accepts, in [minBps, 10^15] bit/s.
+bool NiccParseDataRate(const std::string& text, uint64_t* bps, uint64_t minBps = 1);
 
 /// False unless `text` is a time ns3::Time accepts, in [0, 10^6 s]; *ps rounded.
 bool NiccParseTime(const std::string& text, int64_t* ps);
+
+/// True if `text` is well-formed UTF-8: no overlong forms, surrogates or
+/// code points past U+10FFFF (what a TOML scenario file can hold).
+bool NiccIsUtf8(const std::string& text);
+
+/// `text` for an error message: NUL, control bytes and bytes that are no
+/// UTF-8 written \xHH; well-formed characters kept.
+std::string NiccPrintable(const std::string& text);
 
 } // namespace ns3
 

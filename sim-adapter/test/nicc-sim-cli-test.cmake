@@ -41,6 +41,13 @@
 #     node) exits 2 naming the key (and the file:line for the TOML file) and
 #     writes no output directory; a good one runs and summary.json has the
 #     fault with lost packets and accounting.all_delivered true.
+#   cmake -DNICC_SIM=... -DMODE=bad-values -DWORK_DIR=dir -P nicc-sim-cli-test.cmake
+#     bad values that once reached an ns-3 checker unparsed (ecn_pmax=0.2x,
+#     headroom_delay_factor=y_factor=1, ...), a NUL in a TOML string, a bad
+#     double in a TOML file and a bad value of an HPCC config key that has
+#     no effect: each exits 2 (no abort), names the key (or file:line) and
+#     the value, and writes no output directory. The whole walk over every
+#     key is the suite nicc-bad-values.
 if(NOT NICC_SIM)
   message(FATAL_ERROR "set -DNICC_SIM=<path of nicc-sim>")
 endif()
@@ -367,6 +374,50 @@ elseif(MODE STREQUAL "bad-fault")
   if(NOT EXISTS "${WORK_DIR}/fault/good/fault_throughput.csv")
     message(FATAL_ERROR "good fault: no fault_throughput.csv")
   endif()
+elseif(MODE STREQUAL "bad-values")
+  file(REMOVE_RECURSE "${WORK_DIR}/values")
+  file(MAKE_DIRECTORY "${WORK_DIR}/values")
+  set(v "${WORK_DIR}/values")
+  file(WRITE "${v}/nul.toml" "base = \"incast\"\nflow_file = \"a\\u0000b\"\n")
+  file(WRITE "${v}/pmax.toml" "base = \"incast\"\n\necn_pmax = \"0.2x\"\n")
+  file(WRITE "${v}/topology.txt" "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n")
+  file(WRITE "${v}/flow.txt" "1\n0 1 3 100 1000 2.0\n")
+  file(WRITE "${v}/config.txt" "CC_MODE 1\nHAS_WIN 0\nTOPOLOGY_FILE topology.txt\nFLOW_FILE flow.txt\nPAUSE_TIME 5x\n")
+  foreach(case "--set;ecn_pmax=0.2x|key 'ecn_pmax'|'0.2x'"
+               "--set;headroom_delay_factor=y_factor=1|key 'headroom_delay_factor'|'y_factor=1'"
+               "--set;pfc_alpha=nan|key 'pfc_alpha'|'nan'"
+               "--set;pfc_alpha_ref_rate=1 2|key 'pfc_alpha_ref_rate'|'1 2'"
+               "--set;mtu=0x10|key 'mtu'|'0x10'"
+               "--set;buffer_bytes=1e400|key 'buffer_bytes'|'1e400'"
+               "--set;dcqcn.rp_time_reset=1e3x|key 'dcqcn.rp_time_reset'|'1e3x'"
+               "--set;rto_us=-5|key 'rto_us'|'-5'"
+               "--scenario;${v}/nul.toml|nul.toml:2:|NUL"
+               "--scenario;${v}/pmax.toml|pmax.toml:3:|'0.2x'"
+               "--hpcc-config;${v}/config.txt|config.txt:5:|PAUSE_TIME")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 flag)
+    list(GET parts 1 arg)
+    list(GET parts 2 want1)
+    list(GET parts 3 want2)
+    set(base)
+    if(flag STREQUAL "--set")
+      set(base --scenario incast)
+    endif()
+    execute_process(COMMAND "${NICC_SIM}" ${base} ${flag} "${arg}" --out "${v}/out"
+                    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+    if(NOT rc EQUAL 2)
+      message(FATAL_ERROR "${arg}: exit ${rc}, expected 2\n${err}")
+    endif()
+    foreach(want "${want1}" "${want2}")
+      string(FIND "${err}" "${want}" at)
+      if(at LESS 0)
+        message(FATAL_ERROR "${arg}: stderr lacks '${want}'\n${err}")
+      endif()
+    endforeach()
+    if(EXISTS "${v}/out")
+      message(FATAL_ERROR "${arg}: a refused run wrote ${v}/out")
+    endif()
+  endforeach()
 else()
-  message(FATAL_ERROR "MODE must be help, hpcc-docs, hpcc-mix, bad-toml, rng, monitor, bad-flow-file, lossless or bad-fault")
+  message(FATAL_ERROR "MODE must be help, hpcc-docs, hpcc-mix, bad-toml, rng, monitor, bad-flow-file, lossless, bad-fault or bad-values")
 endif()
