@@ -584,3 +584,17 @@ TEST(DcqcnGrid, ParameterErrorsNameTheField) {
   EXPECT_EQ(st.code, nicc::StatusCode::kOutOfRange);
   EXPECT_STREQ(st.field, "variant");
 }
+
+TEST(DcqcnGrid, CheckPeriodPlusTimerPeriodStaysInsideTheHorizon) {
+  dq::Params p = dq::Params::Mlx5(kLine);  // P + T = 2147483 us < 2^31 ns: accepted
+  p.rp_cut_on_grid = 1;
+  p.rp_rate_reduce_monitor_period = 1073742;
+  p.rp_time_reset = 1073741;
+  EXPECT_TRUE(p.Validate().ok());
+  p.rp_time_reset = 1073742;  // 1 us more: refused
+  const nicc::Status st = p.Validate();
+  EXPECT_EQ(st.code, nicc::StatusCode::kInconsistent);
+  EXPECT_STREQ(st.field, "rp_cut_on_grid");
+  p.rp_cut_on_grid = 0;  // without the grid each period is only held to 2^31 ns
+  EXPECT_TRUE(p.Validate().ok());
+}

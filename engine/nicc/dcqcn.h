@@ -104,7 +104,8 @@ constexpr Params Params::Of(Profile profile, uint32_t line_rate_mbps) {
 }
 
 // Largest period any time field may hold, in us: it must stay inside the
-// wrap-safe horizon of the 32-bit ns clock (2^31 ns).
+// wrap-safe horizon of the 32-bit ns clock (2^31 ns). Under rp_cut_on_grid
+// it also bounds monitor period + timer period (Validate).
 constexpr uint32_t kMaxPeriodUs = kTimeHorizonNs / 1000u;
 
 // Quiet periods from which alpha is 0 whatever keep < 1.0 is: keep^(2^16)
@@ -250,6 +251,12 @@ constexpr Status Params::Validate() const {
     return Status::Error(StatusCode::kInconsistent, "rp_cut_on_grid");  // a grid needs a period
   if (rp_cut_on_grid != 0 && variant != kVariantMlx5)
     return Status::Error(StatusCode::kUnsupported, "rp_cut_on_grid");
+  // The grid's anchor is < P old after a timer event when T >= 2^30 ns, and
+  // < max(P, 2^30 ns) otherwise (GridTimer); the next event comes within T. So
+  // P + T <= 2^31 ns keeps it measurable; beyond, a CNP late in a timer period
+  // reads it as 0 ns old and arms its check in the past, again at every timer.
+  if (rp_cut_on_grid != 0 && rp_rate_reduce_monitor_period + rp_time_reset > kMaxPeriodUs)
+    return Status::Error(StatusCode::kInconsistent, "rp_cut_on_grid");  // each < 2^22: no wrap
   return Status::Ok();
 }
 

@@ -186,7 +186,8 @@
     "simulator; 0 = no hyper increase without the byte counter")                                    \
   P(rp_cut_on_grid, Bool, 0, 1, (0, 0), NICC_PARAM_NICC,                                              \
     "cut only at checks every rp_rate_reduce_monitor_period from the first CNP, for the CNPs "       \
-    "since the previous check (the HPCC simulator's RATE_DECREASE_INTERVAL); mlx5 variant only")
+    "since the previous check (the HPCC simulator's RATE_DECREASE_INTERVAL); mlx5 variant only, "  \
+    "with rp_rate_reduce_monitor_period + rp_time_reset below 2^31 ns")
 
 /* ---------------------------------------------------------------------------
  * HPCC (hpcc.h).

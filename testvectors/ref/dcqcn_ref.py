@@ -55,6 +55,8 @@ PROFILES = {"mlx5": MLX5, "dcqcn-paper": PAPER}
 RELEASE_MARGIN_KBPS = 1000.0   # "within 1 Mb/s of the maximum"
 HORIZON_US = (2 ** 31 - 1) // 1000
 VARIANTS = {"mlx5": 0, "sigcomm15": 1}
+# rp_cut_on_grid: the longest check period plus timer period (docs/dcqcn.md).
+GRID_SPAN_MAX_NS = 2 ** 31
 # A remembered alpha (sigcomm15, released flow) older than this is taken as
 # fully decayed: the 32-bit ns clock cannot measure longer silences.
 ALPHA_MEMORY_NS = 2 ** 31
@@ -131,6 +133,12 @@ def validate(p):
         return ("rp_cut_on_grid", "inconsistent")
     if p["rp_cut_on_grid"] and p["variant"] != VARIANTS["mlx5"]:
         return ("rp_cut_on_grid", "unsupported")
+    # docs/dcqcn.md: with the grid, the check period plus the timer period
+    # must fit the 2^31 ns a 32-bit ns clock can measure (the latest check
+    # has to stay measurable from any event).
+    grid_span_ns = 1000 * (p["rp_rate_reduce_monitor_period"] + p["rp_time_reset"])
+    if p["rp_cut_on_grid"] and grid_span_ns > GRID_SPAN_MAX_NS:
+        return ("rp_cut_on_grid", "inconsistent")
     return None
 
 

@@ -64,10 +64,12 @@ def write(out_dir, vec):
 #   group                      cnp  timer  tx  rx
 #   mlx5 (the default vectors)  146    93  73  23
 #   sigcomm15 (s15-*)           130    93  73  23
-#   rp_cut_on_grid (grid-*)     111   139  67  14  (the check that cuts is a
+#   rp_cut_on_grid (grid-*)     111   141  67  14  (the check that cuts is a
 #                                                   timer event: catch-up + cut)
 # (before issue 17's cost work: cnp 245 / 232 / 232, timer 99 / 99 / 152,
-# tx 76 / 80 / 70). rx keeps the issue's 30 for every group.
+# tx 76 / 80 / 70). rx keeps the issue's 30 for every group. The grid's
+# timer was 139 until grid-period-plus-timer-limit (2026-12-06: a check
+# whose catch-up divides, 141; the bound stays 155).
 DCQCN_BOUNDS = {"cnp": 160, "timer": 105, "tx": 85, "rx": 30}
 DCQCN_S15_BOUNDS = {"cnp": 145, "timer": 105, "tx": 85, "rx": 30}
 DCQCN_GRID_BOUNDS = {"cnp": 125, "timer": 155, "tx": 75, "rx": 30}
@@ -358,6 +360,7 @@ additive (50 Mb/s), then hyper increase (100 Mb/s) until the line rate.""", ev, 
     ev = [(0, "cnp", None), (4 * us, "timer", None), (5 * us, "cnp", None), (8 * us, "timer", None)]
     vs.append(dcqcn_vector("grid-rollover", "mlx5", "Checks across the 2^32 ns clock wrap.", ev,
                            start=2 ** 32 - 6 * us, **G))
+    vs += gen_dcqcn_grid_span()
     vs.append(dcqcn_param_error("err-grid-no-period", "rp_cut_on_grid", "inconsistent",
                                 "A check grid needs rp_rate_reduce_monitor_period > 0.",
                                 rp_cut_on_grid=1, rp_rate_reduce_monitor_period=0))
@@ -368,6 +371,49 @@ additive (50 Mb/s), then hyper increase (100 Mb/s) until the line rate.""", ev, 
     vs.append(dcqcn_random("grid-random-mlx5", "mlx5", 32, 10000, **G))
     vs.append(dcqcn_random("grid-random-wrap", "dcqcn-paper", 33, 10000, start=2 ** 32 - 5 * 10 ** 6,
                            rp_rate_reduce_monitor_period=10, rp_byte_reset=256 * 1024, **G))
+    return vs
+
+
+def on_time_timers(overrides, cnps, n_timers):
+    """CNPs at `cnps` (ns) and the flow's timer delivered at every deadline
+    the model asks for, n_timers of them: the events, in time order."""
+    rp = dcqcn_ref.ReactionPoint(dcqcn_ref.params("mlx5", 100000, **overrides))
+    ev, pending = [], sorted(cnps)
+    while n_timers > 0:
+        due = rp.timer_deadline()
+        if pending and (due is None or pending[0] < due):
+            t = pending.pop(0)
+            rp.on_cnp(t)
+            ev.append((t, "cnp", None))
+            continue
+        rp.on_timer(due)
+        ev.append((due, "timer", None))
+        n_timers -= 1
+    return ev
+
+
+def gen_dcqcn_grid_span():
+    """rp_cut_on_grid: check period + timer period at the 2^31 ns limit."""
+    span_us = (2 ** 31) // 1000                      # 2147483: the largest accepted P + T
+    p_us = (span_us + 1) // 2                        # 1073742 us: P > 2^30 ns > T
+    ok = dict(rp_cut_on_grid=1, rp_rate_reduce_monitor_period=p_us, rp_time_reset=span_us - p_us,
+              rp_dce_tcp_rtt=100000)
+    t_ns, p_ns = 1000 * (span_us - p_us), 1000 * p_us
+    # First check at P cuts; increase timers at P + T and P + 2T; a CNP 1 ns
+    # before the second finds the latest check (P) 2T - 1 ns old.
+    ev = on_time_timers(ok, [0, p_ns + 2 * t_ns - 1], 5)
+    vs = [dcqcn_vector("grid-period-plus-timer-limit", "mlx5", f"""
+rp_cut_on_grid with P + T = {span_us} us, the largest sum below 2^31 ns
+(P = {p_us} us, T = {span_us - p_us} us; 100 ms alpha periods). The first check
+cuts at P, increase timers follow at P + T and P + 2T; the CNP 1 ns before
+the second finds the latest check 2T - 1 ns old (1.6 ms short of 2^31 ns),
+arms the check at 3P (after that increase) and the check cuts; the timer
+after it crosses the 2^32 ns clock wrap.""", ev, **ok)]
+    vs.append(dcqcn_param_error("err-grid-period-plus-timer", "rp_cut_on_grid", "inconsistent", f"""
+rp_cut_on_grid with P + T = {span_us + 1} us, 1 us over the largest accepted sum
+(2^31 ns = {2 ** 31} ns): refused.""",
+                                rp_cut_on_grid=1, rp_rate_reduce_monitor_period=p_us,
+                                rp_time_reset=span_us + 1 - p_us))
     return vs
 
 
