@@ -376,10 +376,11 @@ additive (50 Mb/s), then hyper increase (100 Mb/s) until the line rate.""", ev, 
 
 def on_time_timers(overrides, cnps, n_timers):
     """CNPs at `cnps` (ns) and the flow's timer delivered at every deadline
-    the model asks for, n_timers of them: the events, in time order."""
+    the model asks for, n_timers of them (fewer if the flow is released
+    with no CNP left): the events, in time order."""
     rp = dcqcn_ref.ReactionPoint(dcqcn_ref.params("mlx5", 100000, **overrides))
     ev, pending = [], sorted(cnps)
-    while n_timers > 0:
+    while n_timers > 0 and (pending or rp.timer_deadline() is not None):
         due = rp.timer_deadline()
         if pending and (due is None or pending[0] < due):
             t = pending.pop(0)
