@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Runs one libFuzzer target for a bounded time (docs/fuzzing.md).
+# Runs one libFuzzer target (docs/fuzzing.md).
 #
-#   scripts/fuzz.sh TARGET SECONDS   build build/fuzz if needed, fuzz TARGET
-#   scripts/fuzz.sh --list           the targets (nicc_add_fuzzer calls)
+#   scripts/fuzz.sh TARGET SECONDS             open-ended: a random seed, SECONDS of fuzzing
+#   scripts/fuzz.sh --runs N [--seed S] TARGET  the same answer every time: replay every
+#                                              input of fuzz/corpus/TARGET and
+#                                              fuzz/regress/TARGET, then exactly N
+#                                              executions from seed S (default 1)
+#   scripts/fuzz.sh --list                     the targets (nicc_add_fuzzer calls)
 #
 # The run starts from a scratch copy of fuzz/corpus/TARGET and
 # fuzz/regress/TARGET (fuzz/ is never written), with fuzz/dict/TARGET.dict
 # when there is one. Prints executions, exec/s, edges (cov) and features
-# (ft), and the last line "fuzz: TARGET runs=N edges=N features=N exec_s=N
-# result=ok|FINDING|ERROR". On a finding (crash, sanitizer report, timeout
-# over 10 s, leak, invariant broken) the input is kept under
+# (ft), and the last line "fuzz: TARGET replayed=N runs=N edges=N features=N
+# exec_s=N result=ok|FINDING|ERROR". On a finding (crash, sanitizer report,
+# timeout over 10 s, leak, invariant broken) the input is kept under
 # build/fuzz/findings/TARGET/ and its path printed; exit 1. Exit 2 on a
 # usage or build error. Builds with NICC_JOBS jobs (default 1); not at all
 # with NICC_FUZZ_NOBUILD=1.
+#
+# --runs mode is what the test command uses (scripts/fuzz-check.sh): one
+# process (no -jobs/-fork), the corpus reloaded never (-reload=0), and the
+# address space laid out the same way on every run (setarch -R, where the
+# kernel allows it) so that nothing but the seed steers libFuzzer.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -21,11 +30,25 @@ list_targets() {
     xargs -0 grep -h -oE '^[[:space:]]*nicc_add_fuzzer\([A-Za-z0-9_-]+' | sed -E 's/.*nicc_add_fuzzer\(//' | sort -u
 }
 
+usage() {
+  echo "usage: scripts/fuzz.sh TARGET SECONDS | --runs N [--seed S] TARGET | --list" >&2; exit 2
+}
+number() { [[ "$1" =~ ^[0-9]{1,9}$ ]] && [ "$1" -ge 1 ]; }
 if [ "${1:-}" = "--list" ]; then list_targets; exit 0; fi
-if [ $# -ne 2 ] || ! [[ "$2" =~ ^[0-9]+$ ]] || [ "$2" -lt 1 ]; then
-  echo "usage: scripts/fuzz.sh TARGET SECONDS | --list" >&2; exit 2
+nruns="" seed=1 seconds=""
+if [ "${1:-}" = "--runs" ]; then
+  [ $# -ge 3 ] && number "$2" || usage
+  nruns=$2; shift 2
+  if [ "${1:-}" = "--seed" ]; then
+    [ $# -ge 3 ] && number "$2" || usage
+    seed=$2; shift 2
+  fi
+  [ $# -eq 1 ] || usage
+  target=$1
+else
+  [ $# -eq 2 ] && number "$2" || usage
+  target=$1 seconds=$2
 fi
-target=$1 seconds=$2
 if ! list_targets | grep -qx -- "$target"; then
   echo "fuzz: unknown target '$target' (scripts/fuzz.sh --list)" >&2; exit 2
 fi
@@ -46,14 +69,14 @@ bin=$(find "$top/build/fuzz/fuzz" -type f -name "nicc-fuzz-$target" -perm -u+x |
 [ -n "$bin" ] || { echo "fuzz: nicc-fuzz-$target not built" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nicc-fuzz-$target.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" ${scratch:+"$scratch"}' EXIT
 mkdir -p "$work/corpus"
 for d in "$top/fuzz/corpus/$target" "$top/fuzz/regress/$target"; do
   [ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp {} "$work/corpus/" \;
 done
 findings="$top/build/fuzz/findings/$target"
 mkdir -p "$findings"
-args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+args=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1
       -artifact_prefix="$findings/" -close_fd_mask=1)
 [ -f "$top/fuzz/dict/$target.dict" ] && args+=(-dict="$top/fuzz/dict/$target.dict")
 
@@ -63,11 +86,45 @@ log="$work/log"
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
   export TMPDIR=/dev/shm
 fi
-echo "fuzz: $target for ${seconds}s ($(ls "$work/corpus" | wc -l) seed inputs)"
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-  "$bin" "${args[@]}" "$work/corpus" >"$log" 2>&1
-rc=$?
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+seeds=$(find "$work/corpus" -maxdepth 1 -type f | wc -l)
+replayed=0
+run=()
+if [ -n "$nruns" ]; then
+  # The same layout every run: some of what the targets reach orders or
+  # hashes by address, which moves libFuzzer's coverage by an edge or two.
+  setarch -R true 2>/dev/null && run=(setarch -R)
+  # Scratch files at the same path every run (the targets parse their
+  # paths): one folder per target, held by a lock while in use; a second
+  # run of the same target at once gets a folder of its own.
+  scratch="${TMPDIR:-/tmp}/nicc-fuzz-scratch.$target"
+  exec 9>"$scratch.lock"
+  if flock -n 9; then
+    rm -rf "$scratch"
+  else
+    scratch="$work/scratch"
+    echo "fuzz: $target: another run holds ${TMPDIR:-/tmp}/nicc-fuzz-scratch.$target; coverage may differ from a lone run"
+  fi
+  mkdir -p "$scratch"
+  export NICC_FUZZ_SCRATCH=$scratch
+  # Every checked-in input once, by name, in name order: a regression fails
+  # here on its own, not only if the fuzzing below happens to keep it.
+  mapfile -t inputs < <(find "$work/corpus" -maxdepth 1 -type f | LC_ALL=C sort)
+  echo "fuzz: $target: replaying $seeds inputs, then $nruns runs from seed $seed"
+  "${run[@]}" "$bin" "${args[@]}" "${inputs[@]}" >"$work/replay.log" 2>&1
+  rc=$?
+  cat "$work/replay.log" >"$log"
+  if [ $rc -eq 0 ]; then
+    replayed=$seeds
+    "${run[@]}" "$bin" "${args[@]}" -runs="$nruns" -seed="$seed" -reload=0 "$work/corpus" >>"$log" 2>&1
+    rc=$?
+  fi
+else
+  echo "fuzz: $target for ${seconds}s ($seeds seed inputs)"
+  "$bin" "${args[@]}" -max_total_time="$seconds" "$work/corpus" >"$log" 2>&1
+  rc=$?
+fi
 mkdir -p "$top/build/fuzz/logs"
 cp "$log" "$top/build/fuzz/logs/$target.log"
 
@@ -89,7 +146,7 @@ else
   result=ERROR
   tail -20 "$log"
 fi
-echo "fuzz: $target runs=${runs:-0} edges=${edges:-0} features=${ft:-0} exec_s=${eps:-0} result=$result"
+echo "fuzz: $target replayed=$replayed runs=${runs:-0} edges=${edges:-0} features=${ft:-0} exec_s=${eps:-0} result=$result"
 [ "$result" = ok ] && exit 0
 [ "$result" = FINDING ] && exit 1
 exit 2

@@ -15,9 +15,11 @@
 # 4. the same GoogleTest suites under AddressSanitizer + UBSan;
 # 5. the ns-3 module's test suites and nicc-sim checks under ASan + UBSan
 #    (a Release build of the module with the sanitizers);
-# 6. every libFuzzer target for 30 s, two at a time (scripts/fuzz-check.sh,
-#    build/fuzz with clang): one pass or fail per target; FUZZ_SECONDS sets
-#    the time per target.
+# 6. every libFuzzer target, the same way on every machine
+#    (scripts/fuzz-check.sh, build/fuzz with clang): the checked-in corpus
+#    and regression inputs replayed, then a fixed number of runs (FUZZ_RUNS,
+#    default 40000) from a fixed seed; one pass or fail per target.
+#    Open-ended fuzzing is scripts/fuzz.sh TARGET SECONDS, never part of this.
 # Ends with one line "N passed, N failed" and exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -84,8 +86,8 @@ else
   echo "sanitizer build of the ns-3 module failed"; status=1; failed=$((failed + 1))
 fi
 
-echo "== fuzzing: every target for ${FUZZ_SECONDS:-30} s (libFuzzer + ASan + UBSan)"
-bash scripts/fuzz-check.sh "${FUZZ_SECONDS:-30}" 2>&1 | tee build/fuzz-check.log
+echo "== fuzzing: every target, corpus replayed, then ${FUZZ_RUNS:-40000} runs from seed 1 (libFuzzer + ASan + UBSan)"
+bash scripts/fuzz-check.sh "${FUZZ_RUNS:-40000}" 2>&1 | tee build/fuzz-check.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 line=$(grep -E '^fuzz-check: [0-9]+ passed, [0-9]+ failed' build/fuzz-check.log | tail -1)
 if [ -n "$line" ]; then

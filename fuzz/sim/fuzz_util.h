@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -79,18 +80,77 @@ Lines(const std::string& text)
     return out;
 }
 
-/// A fresh directory (mkdtemp) in the temp directory ($TMPDIR, else /tmp;
-/// TMPDIR=/dev/shm spares the disk), removed with everything in it when the
-/// object goes.
+/// Where a process's scratch directories go: $NICC_FUZZ_SCRATCH when set
+/// (scripts/fuzz.sh --runs gives each target a fixed path there, created
+/// and removed by the script), else a fresh directory (mkdtemp) in the temp
+/// directory ($TMPDIR, else /tmp; TMPDIR=/dev/shm spares the disk) removed
+/// at exit.
+class ScratchBase
+{
+  public:
+    static const std::string& Path()
+    {
+        static ScratchBase s_base;
+        return s_base.m_path;
+    }
+
+  private:
+    ScratchBase()
+    {
+        const char* fixed = std::getenv("NICC_FUZZ_SCRATCH");
+        if (fixed != nullptr && *fixed != '\0')
+        {
+            std::error_code ec;
+            std::filesystem::create_directories(fixed, ec);
+            if (std::filesystem::is_directory(fixed, ec))
+            {
+                m_path = fixed;
+            }
+            return;
+        }
+        std::string tmpl = (std::filesystem::temp_directory_path() / "nicc-fuzz-XXXXXX").string();
+        if (mkdtemp(tmpl.data()) != nullptr)
+        {
+            m_path = tmpl;
+            m_owned = true;
+        }
+    }
+    ~ScratchBase()
+    {
+        std::error_code ec;
+        if (m_owned)
+        {
+            std::filesystem::remove_all(m_path, ec);
+        }
+    }
+    std::string m_path;
+    bool m_owned = false;
+};
+
+/// A fresh directory for one input, removed with everything in it when the
+/// object goes: ScratchBase's path and "scratch-" with a counter. The name is
+/// the same on every run of a process, not mkdtemp's letters or a process
+/// id: the targets parse paths under it (as absolute paths), and text that
+/// differs from run to run steers libFuzzer's coverage and so a fixed-seed
+/// run (scripts/fuzz-check.sh).
 class ScratchDir
 {
   public:
     ScratchDir()
     {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "nicc-fuzz-XXXXXX").string();
-        const char* dir = mkdtemp(tmpl.data());
-        NICC_FUZZ_CHECK(dir != nullptr, "mkdtemp in " << tmpl << " failed");
-        m_root = dir;
+        const std::string& base = ScratchBase::Path();
+        NICC_FUZZ_CHECK(!base.empty(), "no scratch directory (NICC_FUZZ_SCRATCH, TMPDIR)");
+        static unsigned long s_next = 0;
+        for (int attempt = 0; attempt < 1000 && m_root.empty(); ++attempt)
+        {
+            char name[32];
+            std::snprintf(name, sizeof name, "/scratch-%010lu", s_next++);
+            if (mkdir((base + name).c_str(), 0700) == 0)
+            {
+                m_root = base + name;
+            }
+        }
+        NICC_FUZZ_CHECK(!m_root.empty(), "no scratch directory under " << base);
     }
     ~ScratchDir()
     {
