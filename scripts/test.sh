@@ -20,10 +20,30 @@
 #    and regression inputs replayed, then a fixed number of runs (FUZZ_RUNS,
 #    default 40000) from a fixed seed; one pass or fail per target.
 #    Open-ended fuzzing is scripts/fuzz.sh TARGET SECONDS, never part of this.
-# Ends with one line "N passed, N failed" and exits non-zero on any failure.
+# Each phase's wall and CPU time (user + sys of everything it ran) is
+# printed as it ends and again in a table before the last line, which is
+# "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+# phase NAME: close the running phase (its wall and CPU time) and open NAME.
+phases=(); phase_name=""; phase_wall=0; phase_cpu=0
+cpu=0
+cpu_now() {  # cpu=: user + sys seconds of this shell's children so far (times, not in a subshell)
+  times >build/.times
+  cpu=$(awk 'END { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1]*60 + u[2] + s[1]*60 + s[2] }' build/.times)
+}
+phase() {
+  local now=$SECONDS
+  cpu_now
+  if [ -n "$phase_name" ]; then
+    phases+=("$(printf '%-14s %6d s wall %6d s CPU' "$phase_name" $((now - phase_wall)) $((cpu - phase_cpu)))")
+    echo "-- ${phases[-1]}"
+  fi
+  phase_name=$1; phase_wall=$now; phase_cpu=$cpu
+}
+mkdir -p build
+phase setup
 bash scripts/setup.sh || exit 1
 
 passed=0; failed=0
@@ -39,13 +59,16 @@ tally() {  # tally LOG: add ctest's counts from its summary line
 
 mkdir -p build
 status=0
+phase "release build"
 echo "== release build"
 bash scripts/build.sh release || { echo "release build failed"; echo "0 passed, 1 failed"; exit 1; }
+phase "release tests"
 echo "== release tests"
 (cd build/release && ctest --output-on-failure -j "$(nproc)" --timeout 900) 2>&1 | tee build/ctest-release.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 tally build/ctest-release.log
 
+phase vectors
 echo "== conformance vectors: instruction bounds and cross-ISA runs"
 if bash scripts/vectors-check.sh build/release 2>&1 | tee build/vectors-check.log; then
   passed=$((passed + 1))
@@ -53,6 +76,7 @@ else
   failed=$((failed + 1)); status=1
 fi
 
+phase mpi
 echo "== one fabric across MPI ranks (ns-3 built with MPI from Debian's source)"
 bash scripts/mpi-check.sh 2>&1 | tee build/mpi-check.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -64,6 +88,7 @@ else
   failed=$((failed + 1)); status=1
 fi
 
+phase "asan (unit)"
 echo "== sanitizer build (ASan + UBSan)"
 if bash scripts/build.sh asan; then
   echo "== sanitizer tests"
@@ -75,6 +100,7 @@ else
   echo "sanitizer build failed"; status=1; failed=$((failed + 1))
 fi
 
+phase "asan-sim"
 echo "== sanitizer build of the ns-3 module (ASan + UBSan)"
 if bash scripts/build.sh asan-sim; then
   echo "== sanitizer sim tests"
@@ -86,6 +112,7 @@ else
   echo "sanitizer build of the ns-3 module failed"; status=1; failed=$((failed + 1))
 fi
 
+phase fuzz
 echo "== fuzzing: every target, corpus replayed, then ${FUZZ_RUNS:-40000} runs from seed 1 (libFuzzer + ASan + UBSan)"
 bash scripts/fuzz-check.sh "${FUZZ_RUNS:-40000}" 2>&1 | tee build/fuzz-check.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
@@ -97,5 +124,8 @@ else
   failed=$((failed + 1)); status=1
 fi
 
+phase end
+echo "== time by phase (total $SECONDS s wall, $cpu s CPU)"
+printf '%s\n' "${phases[@]}"
 echo "$passed passed, $failed failed"
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
