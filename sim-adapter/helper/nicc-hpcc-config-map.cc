@@ -1,7 +1,9 @@
 /*
- * nicc-hpcc-config-map.cc — the value readers and per-key mapping functions
- * of the HPCC config mapping (nicc-hpcc-config-map.h); the row table that
- * names them is in nicc-hpcc-config.cc.
+ * nicc-hpcc-config-map.cc — the value readers and the per-key mapping
+ * functions of the HPCC config mapping (nicc-hpcc-config-map.h) for inputs,
+ * outputs, recovery and faults; the congestion-control keys are in
+ * nicc-hpcc-config-cc.cc, the row table that names them all in
+ * nicc-hpcc-config.cc.
  */
 #include "nicc-hpcc-config-map.h"
 
@@ -212,34 +214,6 @@ RateMap(const Line& l, std::map<uint64_t, std::string>* spec, bool probability, 
 // ---- the custom rows ----
 
 bool
-MapCcMode(const Line& l, Ctx* c, std::string* why)
-{
-    uint64_t m;
-    if (!Whole(l.args[0], 0, 1000, &m, why))
-    {
-        return false;
-    }
-    c->out->ccMode = static_cast<uint32_t>(m);
-    const char* cc = m == 1 ? "dcqcn" : m == 3 ? "hpcc" : m == 10 ? "hpcc-pint" : nullptr;
-    if (cc)
-    {
-        c->Set("cc", cc);
-        return true;
-    }
-    *why = m == 7   ? "7 is TIMELY: not implemented in nicc (DCQCN = 1, HPCC = 3, HPCC-PINT = 10)"
-           : m == 8 ? "8 is DCTCP: not implemented in nicc (DCQCN = 1, HPCC = 3, HPCC-PINT = 10)"
-                    : l.args[0] + " is no congestion control of the HPCC simulator (1 DCQCN, 3 HPCC, "
-                                  "7 TIMELY, 8 DCTCP, 10 HPCC-PINT)";
-    return false;
-}
-
-bool
-Hpcc(const Ctx& c)
-{
-    return c.out->ccMode == 3 || c.out->ccMode == 10;
-}
-
-bool
 MapTopology(const Line& l, Ctx* c, std::string* why)
 {
     if (!InputFile(l, c, &c->topologyPath, why))
@@ -273,98 +247,6 @@ MapPayload(const Line& l, Ctx* c, std::string* why)
     }
     c->payload = static_cast<uint32_t>(v);
     c->Set("mtu", std::to_string(v));
-    return true;
-}
-
-bool
-MapEwmaGain(const Line& l, Ctx* c, std::string* why)
-{
-    // The engine keeps g as (1024 - dce_tcp_g) / 1024 (mlx5's encoding).
-    double g;
-    if (!Number(l.args[0], 1.0 / 1024, 1, &g, why))
-    {
-        return false;
-    }
-    const double steps = g * 1024.0;
-    if (std::fabs(steps - std::round(steps)) > 1e-9)
-    {
-        *why = "g = " + l.args[0] + " is not a multiple of 1/1024 (the engine's g resolution, "
-               "dcqcn.rp_dce_tcp_g = 1024 - g * 1024)";
-        return false;
-    }
-    c->Set("dcqcn.rp_dce_tcp_g", std::to_string(1024 - static_cast<int>(std::lround(steps))));
-    return true;
-}
-
-/// A rate as the HPCC window it gives over T (the simulator's HPCC is
-/// rate-based with window = rate x T): bytes = bit/s x T / 8.
-bool
-HpccWindowBytes(const Line& l, const Ctx& c, std::string* bytes, std::string* why)
-{
-    uint64_t bps;
-    if (!NiccParseDataRate(l.args[0], &bps))
-    {
-        *why = "'" + l.args[0] + "' is not an ns-3 data rate (e.g. 50Mb/s, 1Gbps)";
-        return false;
-    }
-    *bytes = std::to_string(static_cast<uint64_t>(std::llround(static_cast<double>(bps) * c.baseRttNs / 8e9)));
-    return true;
-}
-
-bool
-MapRateAi(const Line& l, Ctx* c, std::string* why)
-{
-    std::string v;
-    if (Hpcc(*c))
-    {
-        // HPCC's additive increase R_AI as the window's W_AI = R_AI x T / 8.
-        if (!HpccWindowBytes(l, *c, &v, why))
-        {
-            return false;
-        }
-        c->Set("hpcc.w_ai_bytes", v);
-        return true;
-    }
-    if (!RateMbps(l, &v, why))
-    {
-        return false;
-    }
-    c->Set("dcqcn.rp_ai_rate", v);
-    return true;
-}
-
-bool
-MapMinRate(const Line& l, Ctx* c, std::string* why)
-{
-    std::string v;
-    if (Hpcc(*c))
-    {
-        // HPCC's rate floor as the window floor over T.
-        if (!HpccWindowBytes(l, *c, &v, why))
-        {
-            return false;
-        }
-        c->Set("hpcc.min_window_bytes", v == "0" ? "1" : v);
-        return true;
-    }
-    if (!RateMbps(l, &v, why))
-    {
-        return false;
-    }
-    c->Set("dcqcn.rp_min_rate", v);
-    return true;
-}
-
-bool
-MapPint(const Line& l, Ctx* c, std::string* why)
-{
-    double v;
-    if (!Number(l.args[0], 0, 1e6, &v, why))
-    {
-        return false;
-    }
-    c->Note(l, c->out->ccMode == 10 ? "HPCC-PINT: the engine's PINT encoding is fixed (docs/hpcc.md); not applied"
-                                    : "applies to HPCC-PINT (CC_MODE 10) only; no effect");
     return true;
 }
 
@@ -404,101 +286,6 @@ MapAckInterval(const Line& l, Ctx* c, std::string* why)
     {
         c->Note(l, "the simulator acknowledges every packet once " + l.args[0] +
                        " bytes have arrived; nicc acknowledges every packet from the first");
-    }
-    return true;
-}
-
-/// A flag that must be `want` (else refused with `refusal`) for HPCC and is
-/// irrelevant otherwise.
-bool
-HpccMust(const Line& l, Ctx* c, bool want, const char* refusal, std::string* why)
-{
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (Hpcc(*c) && on != want)
-    {
-        *why = refusal;
-        return false;
-    }
-    if (!Hpcc(*c))
-    {
-        c->Note(l, "applies to HPCC only; no effect with this CC_MODE");
-    }
-    return true;
-}
-
-bool
-MapHasWin(const Line& l, Ctx* c, std::string* why)
-{
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (Hpcc(*c) != on)
-    {
-        *why = on ? "1 with DCQCN (a BDP window on top of the rate) is not implemented: nicc's DCQCN is "
-                    "rate-based; set 0"
-                  : "0 (HPCC without its window) is not implemented: nicc's HPCC is window-based";
-        return false;
-    }
-    return true;
-}
-
-bool
-MapVarWin(const Line& l, Ctx* c, std::string* why)
-{
-    return HpccMust(l, c, true, "0 (a fixed maximum window) is not implemented: nicc's HPCC window is variable",
-                    why);
-}
-
-bool
-MapFastReact(const Line& l, Ctx* c, std::string* why)
-{
-    return HpccMust(l, c, true, "0 (react once per RTT) is not implemented: nicc's HPCC reacts to every ACK",
-                    why);
-}
-
-bool
-MapMultiRate(const Line& l, Ctx* c, std::string* why)
-{
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (Hpcc(*c) && on)
-    {
-        c->Note(l, "1 (a rate per hop, the smallest taken) is not modelled: nicc's HPCC takes U from the "
-                   "most loaded hop (MULTI_RATE 0, the paper's algorithm); results can differ where several "
-                   "hops are loaded");
-    }
-    return true;
-}
-
-bool
-MapSampleFeedback(const Line& l, Ctx* c, std::string* why)
-{
-    return HpccMust(l, c, false, "1 (INT once per RTT or when a queue is seen) is not implemented: nicc's "
-                                 "HPCC reads INT on every ACK; use 0", why);
-}
-
-bool
-MapRateBound(const Line& l, Ctx*, std::string* why)
-{
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (!on)
-    {
-        *why = "0 (no rate limiter: line rate within the window) is not implemented: nicc paces every flow "
-               "at its rate; use 1";
-        return false;
     }
     return true;
 }
@@ -593,6 +380,15 @@ MapQlenOut(const Line& l, Ctx* c, std::string* why)
         return false;
     }
     c->Set("qlen_mon_file", c->out->qlenFile);
+    // The simulator samples every port of every switch into this file
+    // (third.cc monitor_buffer). TRACE_FILE's row comes first: a monitor it
+    // set stays, and a --set monitor applies after the whole config.
+    const bool monitored = std::any_of(c->out->keys.begin(), c->out->keys.end(),
+                                       [](const auto& kv) { return kv.first == "monitor"; });
+    if (!monitored)
+    {
+        c->Set("monitor", "all");
+    }
     return true;
 }
 

@@ -1,8 +1,10 @@
 /*
  * nicc-hpcc-config-map.h — private to nicc-hpcc-config*.cc: the state the
  * HPCC config mapping shares while it maps one file, the value readers and
- * the per-key mapping functions (nicc-hpcc-config-map.cc) that the row
- * table (nicc-hpcc-config.cc) points at. Every reader and mapper returns
+ * the per-key mapping functions (nicc-hpcc-config-map.cc; the congestion-
+ * control keys in nicc-hpcc-config-cc.cc, those that read the topology in
+ * nicc-hpcc-config-topo.cc) that the row table (nicc-hpcc-config.cc)
+ * points at. Every reader and mapper returns
  * false with the reason in *why; the caller prefixes "file:line: KEY: ".
  */
 #ifndef NICC_HPCC_CONFIG_MAP_H

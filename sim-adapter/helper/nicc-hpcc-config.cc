@@ -162,8 +162,9 @@ Rows()
          0, 0, MapFctOut},
         {{"PFC_OUTPUT_FILE", "path", "(copy of pfc.txt)", "pfc.txt is also written here"}, 1, K::CUSTOM, "", 0,
          0, 0, MapPfcOut},
-        {{"QLEN_MON_FILE", "path", "qlen_mon_file", "per-port queue-length histograms in the simulator's "
-          "format"}, 1, K::CUSTOM, "", 0, 0, 0, MapQlenOut},
+        {{"QLEN_MON_FILE", "path", "qlen_mon_file, monitor=all", "per-port queue-length histograms in the "
+          "simulator's format; every switch port is monitored, as in the simulator, unless TRACE_FILE's "
+          "switches or a --set monitor=... choose the ports"}, 1, K::CUSTOM, "", 0, 0, 0, MapQlenOut},
         {{"QLEN_MON_START", "ns", "monitor_start_us", "start of queue monitoring, ns -> us"}, 1, K::NUMBER,
          "monitor_start_us", 0, 1e15, 1e-3, nullptr},
         {{"QLEN_MON_END", "ns", "monitor_stop_us", "end of queue monitoring, ns -> us"}, 1, K::NUMBER,

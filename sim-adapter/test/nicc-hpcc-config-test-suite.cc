@@ -10,6 +10,8 @@
  *     (hand-computed for a 2-host and a 2-tier topology);
  *   - paths resolve against the config's directory, or its parent for
  *     "mix/..." paths;
+ *   - QLEN_MON_FILE monitors every switch port (a 3-switch run: 8 ports)
+ *     unless TRACE_FILE's switches or a later --set monitor=... name them;
  *   - each refused key or value (TIMELY, DCTCP, unknown key, bad rate, g not
  *     a multiple of 1/1024, error rate, link down, window modes, value
  *     counts, missing files) fails naming file:line and the key; --lenient
@@ -20,9 +22,12 @@
  *
  *   ./nicc-sim-test-runner --suite=nicc-hpcc-config --verbose
  */
+#include "nicc-test-util.h"
+
 #include "ns3/nicc-module.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -242,6 +247,81 @@ class BaseRttTest : public TestCase
     }
 };
 
+// Hosts 0,1 on ToR 4, hosts 2,3 on ToR 5, spine 6: 3 + 3 + 2 = 8 switch
+// ports, 4 of them facing a host.
+const char* const kTwoTier = "7 3 6\n4 5 6\n0 4 100Gbps 1us 0\n1 4 100Gbps 1us 0\n2 5 100Gbps 1us 0\n"
+                             "3 5 100Gbps 1us 0\n4 6 400Gbps 2us 0\n5 6 400Gbps 2us 0\n";
+
+class QlenMonitorTest : public TestCase
+{
+  public:
+    QlenMonitorTest()
+        : TestCase("QLEN_MON_FILE monitors every switch port unless the config or --set names the ports")
+    {
+    }
+
+  private:
+    /// Parses and applies the config in `d`, then `sets` (as --set), runs.
+    bool Run(const fs::path& d, const std::vector<std::string>& sets, NiccScenarioResult* r, std::string* err)
+    {
+        NiccHpccConfig c;
+        NiccScenario s;
+        bool ok = NiccLoadHpccConfig((d / "config.txt").string(), false, &c, err) && NiccApplyHpccConfig(c, &s, err);
+        for (const auto& kv : sets)
+        {
+            ok = ok && s.SetPair(kv, err);
+        }
+        return ok && s.Run(r, err);
+    }
+
+    void DoRun() override
+    {
+        const fs::path d = Inputs("qlen", kTwoTier);
+        Write(d / "flow.txt", "1\n0 2 3 100 100000 2\n");
+        Write(d / "config.txt", "CC_MODE 1\nHAS_WIN 0\nTOPOLOGY_FILE topo.txt\nFLOW_FILE flow.txt\n"
+                                "SIMULATOR_STOP_TIME 2.0002\nQLEN_MON_FILE qlen.txt\n"
+                                "QLEN_MON_START 2000000000\nQLEN_MON_END 2000100000\n");
+        NiccHpccConfig c;
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadHpccConfig((d / "config.txt").string(), false, &c, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(KeysOf(c)["monitor"], "all", "implied by QLEN_MON_FILE");
+
+        NiccScenarioResult r;
+        NS_TEST_ASSERT_MSG_EQ(Run(d, {}, &r, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(r.monitoredPorts.size(), 8u, "every port of the three switches");
+        NS_TEST_EXPECT_MSG_EQ(r.flows.size(), 1u, "the flow ran");
+        // One histogram line per port after each "time:" line.
+        const auto lines = std::count(r.qlenMonText.begin(), r.qlenMonText.end(), '\n');
+        const auto dumps = static_cast<long>(Count(r.qlenMonText, "time: "));
+        NS_TEST_EXPECT_MSG_EQ((dumps > 0 && lines == dumps * 9), true, "8 port lines per dump");
+
+        // A --set monitor=... applies after the config and wins.
+        NS_TEST_ASSERT_MSG_EQ(Run(d, {"monitor=4:*"}, &r, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(r.monitoredPorts.size(), 3u, "ToR 4's three ports only");
+        NS_TEST_ASSERT_MSG_EQ(Run(d, {"monitor=host-facing"}, &r, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(r.monitoredPorts.size(), 4u, "the four host-facing ports");
+
+        // The config's own TRACE_FILE mapping wins too: its one switch.
+        Write(d / "trace.txt", "2\n5 0\n");
+        Write(d / "config.txt", ReadAll(d / "config.txt") + "TRACE_FILE trace.txt\n");
+        NS_TEST_ASSERT_MSG_EQ(NiccLoadHpccConfig((d / "config.txt").string(), false, &c, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(KeysOf(c)["monitor"], "5:*", "TRACE_FILE's switch");
+        NS_TEST_ASSERT_MSG_EQ(Run(d, {}, &r, &err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(r.monitoredPorts.size(), 3u, "ToR 5's three ports");
+        fs::remove_all(d);
+    }
+
+    static size_t Count(const std::string& text, const std::string& what)
+    {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        {
+            ++n;
+        }
+        return n;
+    }
+};
+
 class PathsTest : public TestCase
 {
   public:
@@ -402,6 +482,7 @@ class NiccHpccConfigTestSuite : public TestSuite
         AddTestCase(new EchoSpellingTest, TestCase::QUICK);
         AddTestCase(new BaseRttTest, TestCase::QUICK);
         AddTestCase(new PathsTest, TestCase::QUICK);
+        AddTestCase(new QlenMonitorTest, TestCase::QUICK);
         AddTestCase(new ErrorsTest, TestCase::QUICK);
         AddTestCase(new DocumentedTest, TestCase::QUICK);
     }
