@@ -105,7 +105,7 @@ echo "== sanitizer build of the ns-3 module (ASan + UBSan)"
 if bash scripts/build.sh asan-sim; then
   echo "== sanitizer sim tests"
   (cd build/asan-sim && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     ctest --output-on-failure -L sim --timeout 1200) 2>&1 | tee build/ctest-asan-sim.log
+     ctest --output-on-failure -j "$(nproc)" -L sim --timeout 1200) 2>&1 | tee build/ctest-asan-sim.log
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   tally build/ctest-asan-sim.log
 else
