@@ -623,6 +623,9 @@ TEST(HpccParams, HistoryTimeoutStaysBelowOneTxByteWrap) {
   g.Full(StackOf(m));
   m[0].Step(gap_ns + 1000u, 1.0, 0);
   EXPECT_EQ(g.Full(StackOf(m), gap_ns + 1000u).flags, 0);
+  // A 670 us ACK gap, but the hop's stamps 680 us apart: its counter wrapped (U would read 0.013).
+  m[0].Step(680000u, 1.0, 0);
+  EXPECT_EQ(g.Full(StackOf(m), 670000u).flags, 0);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 //
 // Per ACK (i over the hops of the INT stack, "old" = that hop's record on
 // the previous ACK of the flow):
-//   d_i   = ts_i - old.ts_i                    (24-bit wrap, ns)
+//   d_i   = ts_i - old.ts_i                    (24-bit wrap, ns; > 671 us: expired)
 //   tx_i  = (txBytes_i - old.txBytes_i) / d_i  (20-bit wrap)
 //   u_i   = min(qlen_i, old.qlen_i) / (B_i T) + tx_i / B_i
 //   u, d  = u_i, d_i of the hop with the largest u_i (ties: the later hop)
@@ -62,6 +62,14 @@ constexpr uint32_t kMaxBaseRttNs = 1000000u;
 constexpr uint32_t kMaxHistoryTimeoutUs = NICC_HPCC_MAX_HISTORY_US;
 static_assert(uint64_t{NICC_HPCC_MAX_HISTORY_US} * 1000u * 200u <= (uint64_t{1} << 27),
               "history timeout below one tx-byte wrap at 1.6 Tb/s");
+// The same bound on each hop's own clock: the NIC's ACK gap can be shorter
+// than the time between a hop's two time stamps (queueing along the path,
+// a hop whose record was kept because it did not advance), and it is the
+// hop's interval that its counter covers. A longer hop delta expires the
+// history as a long ACK gap does, whatever history_timeout_us is. Below 2^23
+// ns, so the test also rejects a timestamp that went back (d >= 2^23).
+constexpr uint32_t kMaxHopDeltaNs = kMaxHistoryTimeoutUs * 1000u;
+static_assert(kMaxHopDeltaNs < (1u << (kIntTsBits - 1)), "'went back' is past the bound");
 constexpr uint32_t kMaxStageLimit = 255;                       // stage is a uint8_t
 
 // Profiles, named once (param_tables.h): kPaper = "hpcc-paper",
@@ -179,8 +187,9 @@ inline void Init(const Config& cfg, State* s, uint32_t start_seq);
 // or nothing when the ACK gave no measurement: first ACK, a path change
 // (hop count, multiplier or a hop's rate code differs, a hop's timestamp
 // went backwards or its byte counter ran implausibly fast), history older
-// than history_timeout, or no hop's timestamp advanced. A path change or
-// expiry resets the history to this ACK's records.
+// than history_timeout at the NIC or than kMaxHopDeltaNs at a hop, or no
+// hop's timestamp advanced. A path change or expiry resets the history to
+// this ACK's records.
 inline Action OnAck(const Config& cfg, State* s, uint32_t ack_seq, uint32_t snd_nxt,
                     const IntStack& int_stack, TimeNs now_ns);
 
@@ -316,7 +325,8 @@ namespace detail {
 
 // What UpdateHistory() made of an ACK.
 enum class Sample : uint8_t {
-  kPathChange,  // a hop's rate code differs, its timestamp went back or its bytes ran too fast
+  kPathChange,  // a hop's rate code differs, its timestamp went back or passed
+                // kMaxHopDeltaNs (expired), or its bytes ran too fast: reset
   kNone,        // no hop's timestamp advanced
   kTaken,       // U updated
 };
@@ -350,8 +360,9 @@ NICC_ALWAYS_INLINE inline Sample UpdateHistory(const Config& cfg, uint64_t* hop_
     const uint32_t nrt = static_cast<uint32_t>(nw >> kIntTsShift);
     const uint32_t ort = static_cast<uint32_t>(ow >> kIntTsShift);
     const uint32_t d = (nrt - ort) & kIntTsMask;
-    // A different rate code, or a timestamp that went back: another path.
-    if ((((nrt ^ ort) >> kIntTsBits) | (d >> (kIntTsBits - 1))) != 0) return Sample::kPathChange;
+    // A different rate code (another path), or a delta past the wrap bound
+    // (expired; a timestamp that went back is d >= 2^23, past it as well).
+    if (((nrt ^ ort) >> kIntTsBits) != 0 || d > kMaxHopDeltaNs) return Sample::kPathChange;
     if (d == 0) continue;  // no time passed at this hop: keep the old record
     const HopK& k = cfg.k[nrt >> kIntTsBits];
     const uint32_t qmin =

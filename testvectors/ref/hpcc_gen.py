@@ -276,7 +276,8 @@ Hop 1's rate code changes (100 -> 200 Gb/s): another link, history reset.""",
         f.ack(1 * US, util=1.0, qlen=30000)
     vs.append(hpcc_vector("path-change-ts-back", "hpcc-paper", """
 A hop's timestamp goes back (delta >= 2^23 mod 2^24: by 2^23 ns, then by
-1 ns): history reset. A forward step of 2^23 - 1 ns is still a sample.""", f.events))
+1 ns): history reset. A forward step of 2^23 - 1 ns resets it as well: it is
+longer than the 671 us a hop's delta may span (history-hop-delta).""", f.events))
 
     f = Flow(Path([3]), inflight=5000)
     f.warm()
@@ -326,6 +327,21 @@ measures; 256 us + 1 ns resets the history (no action), as does 300 us.""",
     f.ack(1 * US, util=1.0, qlen=30000)
     vs.append(hpcc_vector("history-timeout-param", "hpcc-later", """
 history_timeout_us = 10 by parameter.""", f.events, history_timeout_us=10))
+
+    f = Flow(Path([7]), step=13000, inflight=1)            # every ACK a full update
+    f.warm(qlen=0)
+    f.ack(670 * US, d=671 * US, util=1.0, qlen=0)          # at the bound: a sample, U = 1
+    f.ack(13 * US, util=1.0, qlen=0)
+    f.ack(670 * US, d=680 * US, util=1.0, qlen=0)          # 680 us: the counter wrapped
+    for _ in range(3):
+        f.ack(13 * US, util=1.0, qlen=0)
+    vs.append(hpcc_vector("history-hop-delta", "hpcc-paper", """
+A 1.6 Tb/s hop at line rate, history_timeout_us = 671, ACKs 670 us apart
+(inside the timeout). The hop's own stamps 671 us apart are still a sample
+(134.2 MB < 2^27 B: U = 1). Stamps 680 us apart span more than one wrap of
+its 20-bit tx counter (136 MB), which would read as U = 0.013 and lift W to
+the BDP: the history expires instead (no action, U and W kept) and the
+next ACK measures U = 1 again.""", f.events, line_rate_mbps=1600000, history_timeout_us=671))
 
     f = Flow(Path([3, 4]), t0=2 ** 32 - 20 * US, inflight=5000)
     for _ in range(30):

@@ -41,6 +41,9 @@ MAX_STAGE_LIMIT = 255
 # History expires before a 1.6 Tb/s hop wraps its 20-bit tx-byte counter
 # (128 B units at the x1 multiplier): 2^27 B / 200 B/ns = 671088 ns.
 MAX_HISTORY_US = (1 << 27) // 200 // 1000  # 671
+# The same limit on a hop's own clock (docs/hpcc.md): a hop whose time stamps
+# are further apart expires the history, whatever the ACK gap was.
+MAX_HOP_DELTA_NS = 1000 * MAX_HISTORY_US
 
 
 def params(profile, **overrides):
@@ -248,6 +251,8 @@ class Sender:
             d = (r[1] - o[1]) % (1 << TS_BITS)
             if d >= 1 << (TS_BITS - 1):
                 return self._reset(now, mult, recs)         # timestamp went back
+            if d > MAX_HOP_DELTA_NS:
+                return self._reset(now, mult, recs)         # expired at this hop
             if d == 0:
                 continue                                    # no sample: keep the old record
             b = RATE_GBPS[r[0]] / 8.0                       # bytes per ns

@@ -26,6 +26,8 @@ US = 1000
 # (max-combination) 489, 5 hops (the random runs, 1-5 hops, up to 6 EVs)
 # 586; 1-hop events inside them cost up to 366. Bounds about +10%; 0-1 and
 # 4 hops (no vector of their own) from the 1-hop events and between 3 and 5.
+# With the per-hop delta bound (hpcc::kMaxHopDeltaNs, 2026-12-06): 416 / 492
+# / 591, the 5-hop bound then 9% above.
 ACK_BOUND = {0: 405, 1: 405, 2: 460, 3: 540, 4: 595, 5: 645}
 
 
@@ -249,6 +251,24 @@ EV 1 (loaded) falls silent for longer than history_timeout: after T
 without an ACK its U no longer counts in the max and the flow follows
 EV 2; once expired, EV 1's next ACK resets its history and keeps its U.
 While both are heard, EV 1's ACKs carry the path signal (change_ev).""", f.events))
+
+    # -- expiry by a hop's own clock ----------------------------------------
+    f = SprayFlow(_paths([1, 2], [3, 7]), step=13000, inflight=1)
+    for _ in range(4):
+        f.ack(2, 13 * US, util=0.5, qlen=0)
+        f.ack(1, 13 * US, util=1.0, qlen=0)
+    f.paths[1].advance([0, 10 * US], util=1.0)  # hop 1 (1.6 Tb/s) stamps 10 us more
+    f.ack(1, 670 * US, util=1.0, qlen=0)        # ACK gap 670 us, hop 1 delta 680 us
+    f.ack(1, 13 * US, util=1.0, qlen=0)
+    f.ack(2, 13 * US, util=0.5, qlen=0)         # EV 2 silent for 709 us: expired
+    f.ack(2, 13 * US, util=0.5, qlen=0)
+    vs.append(spray_vector("expiry-hop-delta", "hpcc-paper", """\
+Two EVs over 100 Gb/s + 1.6 Tb/s hops (history_timeout_us = 671). EV 1's
+next ACK comes 670 us after its last (inside the timeout) but its 1.6 Tb/s
+hop stamped 680 us: the hop's 20-bit counter wrapped, so the path's history
+expires (no action, U_1 kept) instead of reading U = 0.013; its next ACK
+measures. EV 2, silent for 709 us, expires by the ACK gap.""", f.events,
+                           line_rate_mbps=1600000, history_timeout_us=671))
 
     # -- the path signal: change_ev on a path above eta ---------------------
     f = SprayFlow(_paths([1, 2, 3], [3, 3, 3]))

@@ -22,8 +22,8 @@ slot). A change of hop count or multiplier drops every path.
 import math
 
 import hpcc_ref
-from hpcc_ref import (QLEN_UNIT, RATE_GBPS, TS_BITS, TX_BITS, TX_PLAUSIBLE, TX_UNIT, U_CAP,
-                      decode_stack, elapsed_ns)
+from hpcc_ref import (MAX_HOP_DELTA_NS, QLEN_UNIT, RATE_GBPS, TS_BITS, TX_BITS, TX_PLAUSIBLE, TX_UNIT,
+                      U_CAP, decode_stack, elapsed_ns)
 
 MAX_PATHS = 4
 HOP_RECORDS = 12
@@ -64,7 +64,8 @@ class SpraySender(hpcc_ref.Sender):
     def _sample(self, path, recs, mult):
         """HPCC's per-hop utilisation on one path's history: (u, d) of the
         bottleneck hop, None when no hop's clock advanced, "change" when the
-        records say another path. Updates the records that advanced."""
+        records say another path or a hop's time stamps are too far apart
+        (expired). Updates the records that advanced."""
         scale = 1 << mult
         samples = []
         new = list(path.recs)
@@ -74,6 +75,8 @@ class SpraySender(hpcc_ref.Sender):
             d = (r[1] - o[1]) % (1 << TS_BITS)
             if d >= 1 << (TS_BITS - 1):
                 return "change"
+            if d > MAX_HOP_DELTA_NS:
+                return "change"                            # expired at this hop: as an old history
             if d == 0:
                 continue
             b = RATE_GBPS[r[0]] / 8.0
