@@ -164,12 +164,21 @@ MapHasWin(const Line& l, Ctx* c, std::string* why)
     {
         return false;
     }
-    if (Hpcc(*c) != on)
+    if (Hpcc(*c))
     {
-        *why = on ? "1 with DCQCN (a BDP window on top of the rate) is not implemented: nicc's DCQCN is "
-                    "rate-based; set 0"
-                  : "0 (HPCC without its window) is not implemented: nicc's HPCC is window-based";
-        return false;
+        if (!on)
+        {
+            *why = "0 (HPCC without its window) is not implemented: nicc's HPCC is window-based";
+            return false;
+        }
+        return true;
+    }
+    if (on)
+    {
+        // DCQCN with a BDP window on top of its rate (third.cc gives each
+        // flow maxBdp with GLOBAL_T 1, its pair's BDP otherwise; GLOBAL_T's
+        // default is 1): the fabric computes them from the topology.
+        c->Set("dcqcn_window_bdp", LineFlag(*c, "GLOBAL_T", true) ? "max" : "pair");
     }
     return true;
 }
@@ -177,8 +186,23 @@ MapHasWin(const Line& l, Ctx* c, std::string* why)
 bool
 MapVarWin(const Line& l, Ctx* c, std::string* why)
 {
-    return HpccMust(l, c, true, "0 (a fixed maximum window) is not implemented: nicc's HPCC window is variable",
-                    why);
+    if (Hpcc(*c))
+    {
+        return HpccMust(l, c, true, "0 (a fixed maximum window) is not implemented: nicc's HPCC window is "
+                                    "variable", why);
+    }
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (c->out->ccMode == 1 && LineFlag(*c, "HAS_WIN", false))
+    {
+        c->Set("dcqcn_var_window", on ? "true" : "false");
+        return true;
+    }
+    c->Note(l, "applies to HPCC and to DCQCN with HAS_WIN 1 only; no effect here");
+    return true;
 }
 
 bool

@@ -86,7 +86,11 @@ bool MapMultiRate(const Line& l, Ctx* c, std::string* why);
 bool MapSampleFeedback(const Line& l, Ctx* c, std::string* why);
 bool MapRateBound(const Line& l, Ctx*, std::string* why);
 bool MapBackToZero(const Line& l, Ctx* c, std::string* why);
-bool MaxBaseRttNs(const Ctx& c, double* rttNs, std::string* why);
+/// NiccHpccPairs of TOPOLOGY_FILE with the config's payload.
+bool HpccPairs(const Ctx& c, std::vector<std::vector<NiccHpccPair>>* pairs, std::string* why);
+/// The flag of `key`'s line as given (a later row may read an earlier
+/// one's), `absent` when the key is absent or its value is no flag.
+bool LineFlag(const Ctx& c, const char* key, bool absent);
 bool MapGlobalT(const Line& l, Ctx* c, std::string* why);
 bool MapLinkDown(const Line& l, Ctx*, std::string* why);
 bool MapEnableTrace(const Line& l, Ctx* c, std::string* why);

@@ -1,73 +1,108 @@
 /*
  * nicc-hpcc-config-topo.cc — the HPCC config keys whose mapping reads the
  * topology file (nicc-hpcc-config-map.h): GLOBAL_T's T (the largest base
- * RTT), TRACE_FILE's switches, and the NIC rate PFC alpha scales against.
+ * RTT), TRACE_FILE's switches, and the NIC rate PFC alpha scales against;
+ * and NiccHpccPairs (nicc-hpcc-config.h), the base RTT and BDP of every
+ * host pair as the simulator computes them.
  */
 #include "nicc-hpcc-config-map.h"
 
 #include "ns3/nicc-fabric-helper.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cstdint>
 #include <fstream>
 
 namespace ns3
 {
-namespace hpcc_config
-{
 
-/// Largest base RTT of any host pair as the simulator computes it for
-/// GLOBAL_T: 2 x the summed link delays + one payload's transmission time
-/// on every link of a shortest (fewest links) path, ns.
-bool
-MaxBaseRttNs(const Ctx& c, double* rttNs, std::string* why)
+std::vector<std::vector<NiccHpccPair>>
+NiccHpccPairs(const NiccTopologySpec& spec, uint32_t payloadBytes)
 {
-    NiccTopologySpec spec;
-    if (!NiccFabricHelper::ParseTopologyFile(c.topologyPath, &spec, why))
-    {
-        return false;
-    }
     std::vector<std::vector<std::pair<uint32_t, const NiccTopologySpec::Link*>>> adj(spec.nodes);
     for (const auto& lk : spec.links)
     {
         adj[lk.a].emplace_back(lk.b, &lk);
         adj[lk.b].emplace_back(lk.a, &lk);
     }
-    double worst = 0;
-    for (uint32_t h : spec.hosts)
+    std::vector<uint32_t> index(spec.nodes, UINT32_MAX); // file id -> position in spec.hosts
+    for (size_t i = 0; i < spec.hosts.size(); ++i)
     {
-        std::vector<int32_t> dist(spec.nodes, -1);
-        std::vector<double> ns(spec.nodes, 0.0);
+        index[spec.hosts[i]] = static_cast<uint32_t>(i);
+    }
+    const size_t n = spec.hosts.size();
+    std::vector<std::vector<NiccHpccPair>> out(n, std::vector<NiccHpccPair>(n, NiccHpccPair{}));
+    for (size_t i = 0; i < n; ++i)
+    {
+        // The simulator's CalculateRoute: BFS from the host, hosts do not
+        // relay; each node keeps what its first-found parent gave it.
+        const uint32_t h = spec.hosts[i];
+        std::vector<bool> seen(spec.nodes, false);
+        std::vector<uint64_t> delayNs(spec.nodes, 0);
+        std::vector<uint64_t> txNs(spec.nodes, 0);
+        std::vector<uint64_t> bps(spec.nodes, UINT64_MAX);
         std::vector<uint32_t> queue{h};
-        dist[h] = 0;
-        for (size_t i = 0; i < queue.size(); ++i)
+        seen[h] = true;
+        for (size_t q = 0; q < queue.size(); ++q)
         {
-            const uint32_t u = queue[i];
+            const uint32_t u = queue[q];
             if (u != h && !spec.isSwitch[u])
             {
-                continue; // hosts do not relay
+                continue;
             }
             for (const auto& [v, lk] : adj[u])
             {
-                if (dist[v] < 0)
+                if (seen[v])
                 {
-                    dist[v] = dist[u] + 1;
-                    ns[v] = ns[u] + 2.0 * static_cast<double>(lk->delayPs) / 1000.0 +
-                            c.payload * 8.0e9 / static_cast<double>(lk->bps);
-                    queue.push_back(v);
+                    continue;
                 }
+                seen[v] = true;
+                delayNs[v] = delayNs[u] + static_cast<uint64_t>(lk->delayPs) / 1000; // its time step: 1 ns
+                // payload <= 9000 B (PACKET_PAYLOAD_SIZE): payload x 8e9 < 2^47.
+                txNs[v] = txNs[u] + uint64_t{payloadBytes} * 8000000000ull / lk->bps;
+                bps[v] = std::min(bps[u], lk->bps);
+                queue.push_back(v);
             }
         }
         for (uint32_t o : spec.hosts)
         {
-            if (o != h && dist[o] > 0)
+            if (o == h || !seen[o])
             {
-                worst = std::max(worst, ns[o]);
+                continue;
             }
+            NiccHpccPair& p = out[i][index[o]];
+            p.rttNs = 2 * delayNs[o] + txNs[o];
+            // rtt x rate / 1e9 / 8 in 128 bits: a 1 ms RTT at 1.6 Tb/s is past 2^64.
+            const unsigned __int128 bits = static_cast<unsigned __int128>(p.rttNs) * bps[o];
+            const unsigned __int128 bdp = bits / 1000000000u / 8u;
+            p.bdpBytes = bdp > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(bdp);
         }
     }
-    *rttNs = worst;
+    return out;
+}
+
+namespace hpcc_config
+{
+
+bool
+HpccPairs(const Ctx& c, std::vector<std::vector<NiccHpccPair>>* pairs, std::string* why)
+{
+    NiccTopologySpec spec;
+    if (!NiccFabricHelper::ParseTopologyFile(c.topologyPath, &spec, why))
+    {
+        return false;
+    }
+    *pairs = NiccHpccPairs(spec, c.payload);
     return true;
+}
+
+bool
+LineFlag(const Ctx& c, const char* key, bool absent)
+{
+    const Line* l = c.Get(key);
+    bool on = absent;
+    std::string why;
+    return l && Flag(*l, &on, &why) ? on : absent; // a bad value is its own row's error
 }
 
 bool
@@ -80,7 +115,11 @@ MapGlobalT(const Line& l, Ctx* c, std::string* why)
     }
     if (!Hpcc(*c))
     {
-        c->Note(l, "applies to HPCC's T only; no effect with this CC_MODE");
+        // DCQCN's window reads it (MapHasWin); otherwise it changes nothing.
+        if (c->out->ccMode != 1 || !LineFlag(*c, "HAS_WIN", false))
+        {
+            c->Note(l, "applies to HPCC's T and DCQCN's window (HAS_WIN 1) only; no effect here");
+        }
         return true;
     }
     if (!on)
@@ -89,14 +128,23 @@ MapGlobalT(const Line& l, Ctx* c, std::string* why)
                "(hpcc.base_rtt_ns); use 1";
         return false;
     }
-    double rtt;
-    if (!MaxBaseRttNs(*c, &rtt, why))
+    // T: the largest base RTT of any host pair (third.cc maxRtt).
+    std::vector<std::vector<NiccHpccPair>> pairs;
+    if (!HpccPairs(*c, &pairs, why))
     {
         *why = "TOPOLOGY_FILE: " + *why;
         return false;
     }
-    c->baseRttNs = std::round(rtt);
-    c->Set("hpcc.base_rtt_ns", std::to_string(static_cast<uint64_t>(c->baseRttNs)));
+    uint64_t rtt = 0;
+    for (const auto& row : pairs)
+    {
+        for (const NiccHpccPair& p : row)
+        {
+            rtt = std::max(rtt, p.rttNs);
+        }
+    }
+    c->baseRttNs = static_cast<double>(rtt);
+    c->Set("hpcc.base_rtt_ns", std::to_string(rtt));
     return true;
 }
 

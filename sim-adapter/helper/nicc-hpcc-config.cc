@@ -72,9 +72,10 @@ Rows()
           "ns3-datacenter 'N S T L' header)"}, 1, K::CUSTOM, "", 0, 0, 0, MapTopology},
         {{"FLOW_FILE", "path", "flow_file", "the flows: a count, then that many 'src dst pg dport size "
           "start_s' lines"}, 1, K::CUSTOM, "", 0, 0, 0, MapFlowFile},
-        {{"GLOBAL_T", "flag", "hpcc.base_rtt_ns", "1: T = the largest base RTT of any host pair (2 x path delay "
-          "+ one payload's transmission per link) from the topology; 0 refused; 1 when absent"}, 1, K::CUSTOM, "", 0, 0, 0,
-         MapGlobalT},
+        {{"GLOBAL_T", "flag", "hpcc.base_rtt_ns / dcqcn_window_bdp", "HPCC: 1 = T is the largest base RTT of "
+          "any host pair (2 x path delay + one payload's transmission per link) from the topology, 0 refused; "
+          "DCQCN with HAS_WIN 1: the window is the largest BDP of any pair (1) or the flow's pair's (0); "
+          "1 when absent"}, 1, K::CUSTOM, "", 0, 0, 0, MapGlobalT},
         {{"SIMULATOR_STOP_TIME", "s", "stop_ms", "end of the simulation, s -> ms"}, 1, K::NUMBER, "stop_ms",
          1e-6, 100, 1000, nullptr},
         {{"ENABLE_QCN", "flag", "ecn", "ECN marking at the switches"}, 1, K::FLAG, "ecn", 0, 0, 0, nullptr},
@@ -117,10 +118,13 @@ Rows()
           "HPCC the window floor R_min x T / 8"}, 1, K::CUSTOM, "", 0, 0, 0, MapMinRate},
         {{"DCTCP_RATE_AI", "DataRate", "(none)", "DCTCP (CC_MODE 8) only; no effect"}, 1, K::NOTE, "", 0, 0, 0,
          nullptr},
-        {{"HAS_WIN", "flag", "(checked)", "HPCC needs 1; DCQCN needs 0 (nicc's DCQCN has no window)"}, 1,
-         K::CUSTOM, "", 0, 0, 0, MapHasWin},
-        {{"VAR_WIN", "flag", "(checked)", "HPCC needs 1 (variable window)"}, 1, K::CUSTOM, "", 0, 0, 0,
-         MapVarWin},
+        {{"HAS_WIN", "flag", "dcqcn_window_bdp", "HPCC needs 1; DCQCN: 1 = a window of a BDP (rtt x "
+          "the path's slowest rate / 8, the pair's base RTT as for GLOBAL_T) caps the bytes in flight on top "
+          "of the rate: dcqcn_window_bdp = max (GLOBAL_T 1) or pair (GLOBAL_T 0); 0 = none; absent: none "
+          "(the simulator's default is 1)"}, 1, K::CUSTOM, "", 0, 0, 0, MapHasWin},
+        {{"VAR_WIN", "flag", "(checked) / dcqcn_var_window", "HPCC needs 1 (variable window); DCQCN with "
+          "HAS_WIN 1: 1 = the window scaled by the flow's rate over the line rate, 0 = fixed"}, 1, K::CUSTOM,
+         "", 0, 0, 0, MapVarWin},
         {{"FAST_REACT", "flag", "(checked)", "HPCC needs 1 (react per ACK)"}, 1, K::CUSTOM, "", 0, 0, 0,
          MapFastReact},
         {{"U_TARGET", "fraction", "hpcc.eta_ppm", "eta -> parts per million"}, 1, K::WHOLE, "hpcc.eta_ppm",

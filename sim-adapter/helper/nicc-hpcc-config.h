@@ -26,6 +26,7 @@
 
 #include "ns3/nicc-scenario.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,25 @@ const std::vector<NiccHpccKey>& NiccHpccKeys();
 
 /// The mapping table as Markdown (docs/hpcc-compat.md's key table).
 std::string NiccHpccKeysMarkdown();
+
+struct NiccTopologySpec;
+
+/// A host pair as the HPCC simulator sees it (third.cc, "get BDP and
+/// delay"): over the first shortest path its BFS finds (fewest links; hosts
+/// do not relay; neighbours in link order), rttNs = 2 x the link delays
+/// (each in whole ns) + one payload's transmission on every link (each
+/// floor(payload x 8e9 / rate) ns), bdpBytes = rttNs x the path's slowest
+/// link rate / 1e9 / 8 (integer steps). GLOBAL_T 1 uses the largest of each
+/// (HPCC's T, DCQCN's window), GLOBAL_T 0 the pair's own.
+struct NiccHpccPair
+{
+    uint64_t rttNs{0};
+    uint64_t bdpBytes{0};
+};
+
+/// Every ordered host pair of a checked topology: [i][j] for spec.hosts[i]
+/// sending to spec.hosts[j] (zero for i == j and unreachable pairs).
+std::vector<std::vector<NiccHpccPair>> NiccHpccPairs(const NiccTopologySpec& spec, uint32_t payloadBytes);
 
 /// A config.txt mapped to nicc.
 struct NiccHpccConfig

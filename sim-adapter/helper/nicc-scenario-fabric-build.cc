@@ -5,10 +5,15 @@
  * and the names and roles of its nodes that the measurements use (link
  * kinds, edge switches, NVLink endpoints, host link rates). RunFabric
  * (nicc-scenario-fabric.cc) calls it once the inputs are checked; on false
- * the caller destroys the simulator.
+ * the caller destroys the simulator. SetDcqcnBdpWindows gives the NICs the
+ * HPCC simulator's DCQCN windows once they are installed.
  */
+#include "nicc-hpcc-config.h"
+#include "nicc-nic-helper.h"
 #include "nicc-scenario-meters.h"
 #include "nicc-scenario-mpi.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -175,6 +180,51 @@ NiccScenario::BuildFabricNodes(NiccFabricHelper* fabric,
         onNvlink[id] = true;
         onNvlink[t.gpuDevices[h]->GetPeer()->GetNode()->GetId()] = true;
         hostBpsOf[id] = nvlinkBps;
+    }
+    return true;
+}
+
+bool
+NiccScenario::SetDcqcnBdpWindows(const NiccTopologySpec& spec,
+                                 const std::vector<Ptr<Node>>& hosts,
+                                 std::string* error) const
+{
+    const std::string mode = Get("dcqcn_window_bdp");
+    if (mode == "off")
+    {
+        return true;
+    }
+    if (Get("topology") != "file" || hosts.size() != spec.hosts.size())
+    {
+        *error = "key 'dcqcn_window_bdp': needs topology=file (the BDPs come from the topology file's links)";
+        return false;
+    }
+    const std::vector<std::vector<NiccHpccPair>> pairs =
+        NiccHpccPairs(spec, static_cast<uint32_t>(U("mtu")));
+    uint64_t maxBdp = 0;
+    for (const auto& row : pairs)
+    {
+        for (const NiccHpccPair& p : row)
+        {
+            maxBdp = std::max(maxBdp, p.bdpBytes);
+        }
+    }
+    for (size_t i = 0; i < hosts.size(); ++i)
+    {
+        const Ptr<NiccNic> nic = NiccNicHelper::GetNic(hosts[i]);
+        for (size_t j = 0; j < hosts.size() && nic; ++j)
+        {
+            const uint64_t w = mode == "max" ? maxBdp : pairs[i][j].bdpBytes;
+            if (w > UINT32_MAX)
+            {
+                *error = "key 'dcqcn_window_bdp': a BDP of " + std::to_string(w) +
+                         " B (hosts " + std::to_string(spec.hosts[i]) + " -> " + std::to_string(spec.hosts[j]) +
+                         ") exceeds the NIC's 32-bit window";
+                return false;
+            }
+            // 0 (i == j) leaves the Attribute's window, which no flow uses.
+            nic->SetDcqcnWindow(hosts[j]->GetId(), static_cast<uint32_t>(w));
+        }
     }
     return true;
 }

@@ -222,6 +222,11 @@ NiccScenario::RunFabric(NiccScenarioResult* r, std::string* error)
         Simulator::Destroy();
         return false;
     }
+    if (!SetDcqcnBdpWindows(spec, t.hosts, error))
+    {
+        Simulator::Destroy();
+        return false;
+    }
 
     // Workloads.
     const Time stop = NanoSeconds(static_cast<int64_t>(std::llround(D("stop_ms") * 1e6)));

@@ -73,6 +73,10 @@ ScenarioKeyRows()
      "topology=file: path of a topology file in the HPCC text format (first line 'N S L', or "
      "ns3-datacenter's 'N S T L', then the S switch ids, then L lines 'a b rate delay "
      "error_rate'; see docs/experiments.md)"},
+    {"dcqcn_window_bdp", "off|max|pair", 0, 0, "off",
+     "fabric, topology=file: every DCQCN flow's window (dcqcn_window_bytes, NiccNic DcqcnWindowBytes) "
+     "is a BDP as the HPCC simulator computes it (HAS_WIN 1, NiccHpccPairs): max = the largest of any "
+     "host pair (GLOBAL_T 1), pair = its own host pair's (GLOBAL_T 0); off = dcqcn_window_bytes"},
     {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
     {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
     {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
@@ -310,6 +314,9 @@ AttributeKeyRows()
     {"pfc_xoff_at_threshold", &NiccSwitchMmu::GetTypeId, "XoffAtThreshold", nullptr, ""},
     // --- DCQCN NIC-model knobs (docs/dcqcn.md, "The HPCC simulator's DCQCN") ---
     {"cnp_on_ack", &NiccNic::GetTypeId, "CnpOnAck", nullptr, ""},
+    // DCQCN with the HPCC simulator's BDP window (HAS_WIN 1). Off by default.
+    {"dcqcn_window_bytes", &NiccNic::GetTypeId, "DcqcnWindowBytes", nullptr, ""},
+    {"dcqcn_var_window", &NiccNic::GetTypeId, "DcqcnVarWindow", nullptr, ""},
     // --- Packet trimming (UEC) and selective-repeat SACK (docs/sim-fabric.md,
     // "Packet trimming"; docs/sim-nic.md, "Trimming and SACK"). Off by default:
     // earlier results unchanged. ---

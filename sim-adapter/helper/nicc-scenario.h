@@ -313,6 +313,12 @@ class NiccScenario
                           double* fabricBps,
                           fabric_meters::FabricNodes* out,
                           std::string* error) const;
+    /// dcqcn_window_bdp = max | pair: each host NIC's DCQCN window towards
+    /// each other host (NiccNic::SetDcqcnWindow) from the topology file's
+    /// BDPs (NiccHpccPairs); hosts[i] is spec.hosts[i]. Before any flow.
+    bool SetDcqcnBdpWindows(const NiccTopologySpec& spec,
+                            const std::vector<Ptr<Node>>& hosts,
+                            std::string* error) const;
     /// recovery == sr, or auto while spraying (NIC or switch).
     bool UseSelectiveRepeat() const;
 

@@ -299,6 +299,20 @@ NiccNicConfig::AddAttributes(TypeId tid, ConfigOf of)
                       "trim NACK or a timeout. Off: one hole per NACK.",
                       BooleanValue(false),
                       Field<BooleanValue>(of, &NiccNicConfig::sack),
+                      MakeBooleanChecker())
+        .AddAttribute("DcqcnWindowBytes",
+                      "DCQCN: a new packet leaves only while fewer bytes than this are in "
+                      "flight (sent, not yet acknowledged), on top of the rate: the HPCC "
+                      "simulator's HAS_WIN window (a BDP, rdma-queue-pair.cc IsWinBound). "
+                      "0 = no window. SetDcqcnWindow gives a destination its own.",
+                      UintegerValue(0),
+                      Field<UintegerValue>(of, &NiccNicConfig::dcqcnWindowBytes),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("DcqcnVarWindow",
+                      "DCQCN window: scaled by the QP's rate over the line rate (at least "
+                      "1 byte), the HPCC simulator's VAR_WIN 1; false = the window as set.",
+                      BooleanValue(false),
+                      Field<BooleanValue>(of, &NiccNicConfig::dcqcnVarWindow),
                       MakeBooleanChecker());
 }
 

@@ -100,6 +100,12 @@ struct NiccNicConfig
     /// Selective repeat: NACKs carry a 64-bit SACK bitmap and the sender
     /// resends every hole it shows (docs/sim-nic.md, "Trimming and SACK").
     bool sack{false};
+    /// DCQCN: bytes in flight allowed per QP on top of its rate (the HPCC
+    /// simulator's HAS_WIN window, a BDP); 0 = none. NiccNic::SetDcqcnWindow
+    /// gives a destination its own.
+    uint32_t dcqcnWindowBytes{0};
+    /// DCQCN window scaled by the QP's rate over the line rate (VAR_WIN).
+    bool dcqcnVarWindow{false};
 };
 
 } // namespace ns3

@@ -2,7 +2,8 @@
  * nicc-nic.cc — NiccNic: the ns-3 Object and the HAL backend. Every call
  * into the engine (Driver::Open/Close/Deliver/SelectEv) and Apply(), the
  * handler of the engine's actions, are in this file; the sender, receiver,
- * scheduler and configuration are classes of their own (nicc-nic.h).
+ * scheduler and configuration are classes of their own (nicc-nic.h); its
+ * TypeId (Attributes and trace sources) is in nicc-nic-typeid.cc.
  */
 #include "nicc-nic.h"
 
@@ -47,66 +48,6 @@ RxEvent(const NiccRoceHeader& h, bool ce)
     return nicc::hal::Event::RxData(ce, seqEnd, payload, h.GetCredit());
 }
 } // namespace
-
-NiccNicConfig*
-NiccNic::ConfigOf(const ObjectBase* object)
-{
-    const NiccNic* nic = dynamic_cast<const NiccNic*>(object);
-    return nic ? &const_cast<NiccNic*>(nic)->m_config : nullptr;
-}
-
-TypeId
-NiccNic::GetTypeId()
-{
-    static TypeId tid =
-        NiccNicConfig::AddAttributes(TypeId("ns3::NiccNic")
-                                         .SetParent<Object>()
-                                         .SetGroupName("Nicc")
-                                         .AddConstructor<NiccNic>(),
-                                     &NiccNic::ConfigOf)
-            .AddTraceSource("FlowComplete",
-                            "The last byte of a QP's message was acknowledged: (flow id, "
-                            "qpn, bytes, FCT).",
-                            MakeTraceSourceAccessor(&NiccNic::m_flowCompleteTrace),
-                            "ns3::NiccNic::FlowCompleteTracedCallback")
-            .AddTraceSource("Rate",
-                            "The engine set a QP's rate: (qpn, kb/s).",
-                            MakeTraceSourceAccessor(&NiccNic::m_rateTrace),
-                            "ns3::NiccNic::QpValueTracedCallback")
-            .AddTraceSource("Window",
-                            "The engine set a QP's window: (qpn, bytes).",
-                            MakeTraceSourceAccessor(&NiccNic::m_windowTrace),
-                            "ns3::NiccNic::QpValueTracedCallback")
-            .AddTraceSource("Retransmit",
-                            "A DATA packet is sent again: (qpn, psn).",
-                            MakeTraceSourceAccessor(&NiccNic::m_retxTrace),
-                            "ns3::NiccNic::QpValueTracedCallback")
-            .AddTraceSource("Timeout",
-                            "A QP's retransmission timer expired: (qpn, snd_una psn).",
-                            MakeTraceSourceAccessor(&NiccNic::m_timeoutTrace),
-                            "ns3::NiccNic::QpValueTracedCallback")
-            .AddTraceSource("CnpRx",
-                            "A CNP arrived for a QP: (qpn, 0).",
-                            MakeTraceSourceAccessor(&NiccNic::m_cnpRxTrace),
-                            "ns3::NiccNic::QpValueTracedCallback")
-            .AddTraceSource("Deliver",
-                            "Receiver: a packet was delivered in order to the application: "
-                            "(src node, qpn, psn, payload bytes).",
-                            MakeTraceSourceAccessor(&NiccNic::m_deliverTrace),
-                            "ns3::NiccNic::DeliverTracedCallback")
-            .AddTraceSource("OutOfOrder",
-                            "A DATA packet arrived ahead of the expected PSN (distance in packets).",
-                            MakeTraceSourceAccessor(&NiccNic::m_outOfOrderTrace),
-                            "ns3::NiccNic::OutOfOrderTracedCallback")
-            .AddTraceSource("FlowTableFull",
-                            "The driver's flow table (MAX_FLOWS slots, senders and receivers) "
-                            "refused a flow: (receiver?, peer node, qpn). A refused sender QP "
-                            "waits for a slot; a refused receiver flow has no notification "
-                            "point (sends no CNP) until it gets one.",
-                            MakeTraceSourceAccessor(&NiccNic::m_flowTableFullTrace),
-                            "ns3::NiccNic::FlowTableFullTracedCallback");
-    return tid;
-}
 
 NiccNic::NiccNic() = default;
 
@@ -160,6 +101,7 @@ NiccNic::Install(Ptr<NiccNetDevice> dev, std::string* error)
     m_sched.Init(&m_sender, dev);
     m_sched.SetPauseClass(m_config.dataPriority);
     m_sender.Init(&m_config,
+                  lineMbps,
                   node,
                   m_config.payloadSize ? m_config.payloadSize : dev->GetMtu(),
                   m_cfg.spray.ev_bits,
@@ -192,10 +134,25 @@ NiccNic::AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start, nicc
     NS_ABORT_MSG_UNLESS(static_cast<uint32_t>(cc) < nicc::hal::kCcKindCount,
                         "NiccNic::AddFlow: unknown cc code " << +static_cast<uint8_t>(cc));
     const uint32_t qpn = m_sender.AddQp(flowId, dst, bytes, cc);
+    if (cc == nicc::hal::CcKind::kDcqcn)
+    {
+        const uint32_t own = dst < m_dcqcnWindowTo.size() ? m_dcqcnWindowTo[dst] : 0;
+        m_sender.Qp(qpn).dcqcnWindowBytes = own ? own : m_config.dcqcnWindowBytes;
+    }
     m_sched.AddQp();
     const Time now = NiccNow();
     Simulator::Schedule(start > now ? start - now : Time(0), &NiccNic::StartQp, this, qpn);
     return qpn;
+}
+
+void
+NiccNic::SetDcqcnWindow(uint32_t dst, uint32_t bytes)
+{
+    if (dst >= m_dcqcnWindowTo.size())
+    {
+        m_dcqcnWindowTo.resize(dst + 1, 0);
+    }
+    m_dcqcnWindowTo[dst] = bytes;
 }
 
 void

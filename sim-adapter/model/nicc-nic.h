@@ -11,7 +11,7 @@
  * each job is one class:
  *   NiccNicConfig     nicc-nic-config.h     Attributes -> engine configuration
  *   NiccQpScheduler   nicc-qp-scheduler.h   ready FIFO + paced heap, the pacer
- *   NiccQpSender      nicc-qp-sender.h      DATA, window, GBN/SR, RTO
+ *   NiccQpSender      nicc-qp-sender.h      DATA, windows, GBN/SR, RTO
  *   NiccQpReceiver    nicc-qp-receiver.h    delivery, placement, ACK/NACK/CNP
  * A sender QP tells the scheduler it became sendable (MakeSendable); the
  * scheduler asks the sender whether a QP can send (CanSend); neither calls
@@ -118,6 +118,11 @@ class NiccNic : public Object
     /// header's cc byte (CNPs only to DCQCN senders, INT echoed as stamped).
     uint32_t AddFlow(uint32_t flowId, uint32_t dst, uint64_t bytes, Time start, nicc::hal::CcKind cc);
 
+    /// DCQCN QPs to node `dst` added from now on get a window of `bytes`
+    /// (the HPCC simulator's per-pair BDP, GLOBAL_T 0) instead of the
+    /// DcqcnWindowBytes Attribute's; 0 = the Attribute's again.
+    void SetDcqcnWindow(uint32_t dst, uint32_t bytes);
+
     /// HAL backend: carry out an engine action for sender flow `flow`.
     void Apply(nicc::hal::FlowId flow, const nicc::Action& action);
     /// HAL backend: carry out an engine action for receiver flow `flow` (a CNP).
@@ -129,6 +134,11 @@ class NiccNic : public Object
     uint64_t GetQpSize(uint32_t qpn) const { return m_sender.Qp(qpn).sizeBytes; }
     uint32_t GetQpRateKbps(uint32_t qpn) const { return m_sched.GetRateKbps(qpn); }
     uint32_t GetQpWindowBytes(uint32_t qpn) const { return m_sender.Qp(qpn).windowBytes; }
+    /// DCQCN's BDP window as set (0 = none) and as in force now (VAR_WIN).
+    uint32_t GetQpDcqcnWindowBytes(uint32_t qpn) const { return m_sender.Qp(qpn).dcqcnWindowBytes; }
+    uint64_t GetQpDcqcnWindowNow(uint32_t qpn) const { return m_sender.DcqcnWindowNow(qpn); }
+    /// Payload bytes sent and not yet acknowledged.
+    uint64_t GetQpInflightBytes(uint32_t qpn) const { return m_sender.InflightBytes(qpn); }
     bool IsQpDone(uint32_t qpn) const { return m_sender.Qp(qpn).done; }
     /// Completion time (last byte acknowledged); zero while not done.
     Time GetQpFinishTime(uint32_t qpn) const { return NanoSeconds(m_sender.Qp(qpn).finishNs); }
@@ -243,6 +253,7 @@ class NiccNic : public Object
     uint64_t m_evMoves{0};
     std::deque<uint32_t> m_waitingTx; ///< refused sender QPs, FIFO
     std::deque<uint32_t> m_waitingRx; ///< refused receiver flows (receiver QP index), FIFO
+    std::vector<uint32_t> m_dcqcnWindowTo; ///< SetDcqcnWindow, by destination node id (0 = unset)
 
     // Trace sources.
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowCompleteTrace;

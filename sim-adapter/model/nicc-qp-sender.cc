@@ -16,6 +16,10 @@
 namespace ns3
 {
 
+// The per-QP state the summary reports (memory.tx_qp_state_bytes): a new
+// field takes padding or is a visible change.
+static_assert(sizeof(void*) != 8 || sizeof(NiccQpSender::TxQp) == 200, "TxQp grew past 200 bytes");
+
 namespace
 {
 
@@ -28,6 +32,7 @@ NowNs()
 
 void
 NiccQpSender::Init(const NiccNicConfig* cfg,
+                   uint32_t lineMbps,
                    uint32_t node,
                    uint32_t seg,
                    uint32_t evBits,
@@ -36,6 +41,7 @@ NiccQpSender::Init(const NiccNicConfig* cfg,
                    TimeoutCallback onTimeout)
 {
     m_cfg = cfg;
+    m_lineMbps = lineMbps;
     m_node = node;
     m_seg = seg;
     m_evBits = evBits;
@@ -138,9 +144,24 @@ NiccQpSender::EngineSeq(const TxQp& qp, uint32_t psn) const
     return static_cast<uint32_t>(SeqBytes(qp, psn));
 }
 
-bool
-NiccQpSender::WindowOpen(const TxQp& qp, uint32_t payload) const
+uint64_t
+NiccQpSender::DcqcnWindowNow(uint32_t qpn) const
 {
+    const TxQp& qp = m_tx[qpn];
+    if (qp.dcqcnWindowBytes == 0 || !m_cfg->dcqcnVarWindow || m_lineMbps == 0)
+    {
+        return qp.dcqcnWindowBytes;
+    }
+    // VAR_WIN: window x rate / line rate, in the simulator's integer steps
+    // (rdma-queue-pair.cc GetWin). < 2^32 B x < 2^32 kb/s: below 2^64.
+    const uint64_t w = uint64_t{qp.dcqcnWindowBytes} * m_sched->GetRateKbps(qpn) / (uint64_t{m_lineMbps} * 1000);
+    return std::max<uint64_t>(w, 1);
+}
+
+bool
+NiccQpSender::WindowOpen(uint32_t qpn, uint32_t payload) const
+{
+    const TxQp& qp = m_tx[qpn];
     if (qp.retxCount > 0)
     {
         return true; // a selective resend adds nothing in flight
@@ -152,9 +173,12 @@ NiccQpSender::WindowOpen(const TxQp& qp, uint32_t payload) const
     }
     if (!qp.windowed)
     {
-        return true;
+        // DCQCN's BDP window: a packet leaves while fewer bytes than the
+        // window are in flight, so it may pass the window by up to one
+        // packet (the HPCC simulator's IsWinBound).
+        return qp.dcqcnWindowBytes == 0 || InflightBytes(qpn) < DcqcnWindowNow(qpn);
     }
-    const uint64_t inflight = SeqBytes(qp, qp.sndNxt) - SeqBytes(qp, qp.sndUna);
+    const uint64_t inflight = InflightBytes(qpn);
     // One packet is always allowed: a window below the MTU still moves, and
     // an RCCC sender without credit (window 0) sends one packet per round
     // trip, which asks its receiver for credit (its DATA carries the backlog).
@@ -165,7 +189,7 @@ bool
 NiccQpSender::CanSend(uint32_t qpn) const
 {
     const TxQp& qp = m_tx[qpn];
-    return HasData(qp) && WindowOpen(qp, Payload(qp, qp.sndNxt < qp.npkts ? qp.sndNxt : 0));
+    return HasData(qp) && WindowOpen(qpn, Payload(qp, qp.sndNxt < qp.npkts ? qp.sndNxt : 0));
 }
 
 uint16_t

@@ -1,7 +1,9 @@
 /*
  * nicc-qp-sender.h — the sender QPs of a NiccNic: one message per QP, DATA
- * packet construction, the HPCC window, and loss recovery (go-back-N or
- * selective repeat, a lazy retransmission timeout per QP).
+ * packet construction, the windows (the engine's for HPCC, NSCC and RCCC;
+ * the HPCC simulator's BDP window on top of DCQCN's rate), and loss
+ * recovery (go-back-N or selective repeat, a lazy retransmission timeout
+ * per QP).
  *
  * The sender does not talk to the engine: the HAL backend above it (NiccNic)
  * picks each packet's entropy value, hands the engine the events the sender
@@ -10,7 +12,7 @@
  * QP may send (NiccQpScheduler::MakeSendable) and answers its CanSend().
  *
  *   NiccQpSender tx;
- *   tx.Init(&config, node, payloadBytes, evBits, &scheduler, traces);
+ *   tx.Init(&config, lineMbps, node, payloadBytes, evBits, &scheduler, traces, onTimeout);
  *   uint32_t qpn = tx.AddQp(flowId, dst, bytes, nicc::hal::CcKind::kHpcc);
  *   tx.Start(qpn, driverFlow, windowBytes);
  *   Ptr<Packet> p = tx.BuildData(qpn, ev);        // in the device pull
@@ -83,6 +85,9 @@ class NiccQpSender : public NiccQpScheduler::Source
         nicc::hal::CcKind cc; ///< the QP's congestion control (its flow's)
         uint8_t done;
         uint8_t started;
+        /// DCQCN's BDP window (the HPCC simulator's HAS_WIN, its m_win);
+        /// 0 = none. In the padding before `timer`: TxQp stays 200 bytes.
+        uint32_t dcqcnWindowBytes;
         EventId timer; ///< the engine's per-flow timer (armed by the backend)
         EventId rto;
     };
@@ -98,7 +103,9 @@ class NiccQpSender : public NiccQpScheduler::Source
     /// The backend hands the engine Event::Timeout before the QP goes back.
     typedef Callback<void, uint32_t, uint16_t> TimeoutCallback;
 
+    /// `lineMbps`: the port's rate (the DCQCN window's VAR_WIN scale).
     void Init(const NiccNicConfig* cfg,
+              uint32_t lineMbps,
               uint32_t node,
               uint32_t seg,
               uint32_t evBits,
@@ -158,6 +165,14 @@ class NiccQpSender : public NiccQpScheduler::Source
     TxQp& Qp(uint32_t qpn) { return m_tx[qpn]; }
     const TxQp& Qp(uint32_t qpn) const { return m_tx[qpn]; }
     uint64_t AckedBytes(uint32_t qpn) const { return SeqBytes(m_tx[qpn], m_tx[qpn].sndUna); }
+    /// Bytes sent and not yet acknowledged (go-back-N: from the rewound PSN).
+    uint64_t InflightBytes(uint32_t qpn) const
+    {
+        return SeqBytes(m_tx[qpn], m_tx[qpn].sndNxt) - SeqBytes(m_tx[qpn], m_tx[qpn].sndUna);
+    }
+    /// The DCQCN window in force now: TxQp::dcqcnWindowBytes, scaled by
+    /// rate / line rate with DcqcnVarWindow (at least 1); 0 = none.
+    uint64_t DcqcnWindowNow(uint32_t qpn) const;
 
     uint64_t GetTxDataBytes() const { return m_txDataBytes; }
     uint64_t GetTxDataPackets() const { return m_txDataPackets; }
@@ -176,7 +191,7 @@ class NiccQpSender : public NiccQpScheduler::Source
     static void ForgetBelow(TxQp& qp, uint32_t from);
     static void ClearRetx(TxQp& qp);
     bool HasData(const TxQp& qp) const;
-    bool WindowOpen(const TxQp& qp, uint32_t payload) const;
+    bool WindowOpen(uint32_t qpn, uint32_t payload) const;
     uint32_t Payload(const TxQp& qp, uint32_t psn) const;
     /// Byte offset of `psn` in the message (64-bit: messages may exceed 4 GiB).
     uint64_t SeqBytes(const TxQp& qp, uint32_t psn) const;
@@ -186,6 +201,7 @@ class NiccQpSender : public NiccQpScheduler::Source
     void OnRto(uint32_t qpn);
 
     const NiccNicConfig* m_cfg{nullptr};
+    uint32_t m_lineMbps{0};
     uint32_t m_node{0};
     uint32_t m_seg{1024}; ///< payload bytes per full packet
     uint32_t m_evBits{0};

@@ -17,7 +17,9 @@
  *     counts, missing files) fails naming file:line and the key; --lenient
  *     turns an unknown key into a note;
  *   - every key of the table is documented (docs/hpcc-compat.md is
- *     generated from it).
+ *     generated from it);
+ *   - DCQCN with the simulator's BDP window (HAS_WIN 1): the cases of
+ *     nicc-hpcc-config-window-test.cc.
  * Inputs are written to a fresh temporary directory. < 1 s.
  *
  *   ./nicc-sim-test-runner --suite=nicc-hpcc-config --verbose
@@ -379,7 +381,6 @@ class ErrorsTest : public TestCase
             {"LINK_DOWN 1000 1 1", "cfg:3: LINK_DOWN: nodes b and c are the same"},
             {"LINK_DOWN 1000 1.5 1", "cfg:3: LINK_DOWN: '1.5' is not a whole number"},
             {"LINK_DOWN 0 0", "cfg:3: LINK_DOWN: expected 3 value(s)"},
-            {"HAS_WIN 1", "cfg:3: HAS_WIN: 1 with DCQCN"},
             {"ENABLE_QCN maybe", "cfg:3: ENABLE_QCN: 'maybe' is not a flag"},
             {"KMAX_MAP 3 1 2", "cfg:3: KMAX_MAP: expected a count n and n pairs"},
             {"PMAX_MAP 1 100000000000 1.5", "cfg:3: PMAX_MAP: pair 1: '1.5' is out of range"},
@@ -472,6 +473,17 @@ class DocumentedTest : public TestCase
     }
 };
 
+} // namespace
+
+namespace ns3
+{
+/// DCQCN's BDP window cases (nicc-hpcc-config-window-test.cc).
+std::vector<TestCase*> NiccHpccConfigWindowTests();
+} // namespace ns3
+
+namespace
+{
+
 class NiccHpccConfigTestSuite : public TestSuite
 {
   public:
@@ -485,6 +497,10 @@ class NiccHpccConfigTestSuite : public TestSuite
         AddTestCase(new QlenMonitorTest, TestCase::QUICK);
         AddTestCase(new ErrorsTest, TestCase::QUICK);
         AddTestCase(new DocumentedTest, TestCase::QUICK);
+        for (TestCase* t : NiccHpccConfigWindowTests())
+        {
+            AddTestCase(t, TestCase::QUICK);
+        }
     }
 };
 
