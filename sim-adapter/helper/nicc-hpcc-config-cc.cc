@@ -77,48 +77,36 @@ HpccWindowBytes(const Line& l, const Ctx& c, std::string* bytes, std::string* wh
     return true;
 }
 
-bool
-MapRateAi(const Line& l, Ctx* c, std::string* why)
+/// A rate key of DCQCN that HPCC reads as a window over T: `dcqcnKey` in
+/// Mb/s, or `hpccKey` in bytes (R x T / 8; at least `minBytes`).
+static bool
+RateOrWindow(const Line& l, Ctx* c, const char* hpccKey, const char* dcqcnKey, uint64_t minBytes, std::string* why)
 {
     std::string v;
-    if (Hpcc(*c))
-    {
-        // HPCC's additive increase R_AI as the window's W_AI = R_AI x T / 8.
-        if (!HpccWindowBytes(l, *c, &v, why))
-        {
-            return false;
-        }
-        c->Set("hpcc.w_ai_bytes", v);
-        return true;
-    }
-    if (!RateMbps(l, &v, why))
+    if (Hpcc(*c) ? !HpccWindowBytes(l, *c, &v, why) : !RateMbps(l, &v, why))
     {
         return false;
     }
-    c->Set("dcqcn.rp_ai_rate", v);
+    if (Hpcc(*c) && std::stoull(v) < minBytes)
+    {
+        v = std::to_string(minBytes);
+    }
+    c->Set(Hpcc(*c) ? hpccKey : dcqcnKey, v);
     return true;
+}
+
+bool
+MapRateAi(const Line& l, Ctx* c, std::string* why)
+{
+    // HPCC's additive increase R_AI as the window's W_AI = R_AI x T / 8.
+    return RateOrWindow(l, c, "hpcc.w_ai_bytes", "dcqcn.rp_ai_rate", 0, why);
 }
 
 bool
 MapMinRate(const Line& l, Ctx* c, std::string* why)
 {
-    std::string v;
-    if (Hpcc(*c))
-    {
-        // HPCC's rate floor as the window floor over T.
-        if (!HpccWindowBytes(l, *c, &v, why))
-        {
-            return false;
-        }
-        c->Set("hpcc.min_window_bytes", v == "0" ? "1" : v);
-        return true;
-    }
-    if (!RateMbps(l, &v, why))
-    {
-        return false;
-    }
-    c->Set("dcqcn.rp_min_rate", v);
-    return true;
+    // HPCC's rate floor as the window floor over T (at least 1 byte).
+    return RateOrWindow(l, c, "hpcc.min_window_bytes", "dcqcn.rp_min_rate", 1, why);
 }
 
 bool
@@ -139,21 +127,17 @@ MapPint(const Line& l, Ctx* c, std::string* why)
 bool
 HpccMust(const Line& l, Ctx* c, bool want, const char* refusal, std::string* why)
 {
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (Hpcc(*c) && on != want)
-    {
-        *why = refusal;
-        return false;
-    }
     if (!Hpcc(*c))
     {
+        bool on;
+        if (!Flag(l, &on, why))
+        {
+            return false;
+        }
         c->Note(l, "applies to HPCC only; no effect with this CC_MODE");
+        return true;
     }
-    return true;
+    return FlagMust(l, want, refusal, why);
 }
 
 bool
@@ -239,18 +223,8 @@ MapSampleFeedback(const Line& l, Ctx* c, std::string* why)
 bool
 MapRateBound(const Line& l, Ctx*, std::string* why)
 {
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (!on)
-    {
-        *why = "0 (no rate limiter: line rate within the window) is not implemented: nicc paces every flow "
-               "at its rate; use 1";
-        return false;
-    }
-    return true;
+    return FlagMust(l, true, "0 (no rate limiter: line rate within the window) is not implemented: nicc paces "
+                             "every flow at its rate; use 1", why);
 }
 
 } // namespace hpcc_config

@@ -49,6 +49,22 @@ Flag(const Line& l, bool* v, std::string* why)
 }
 
 bool
+FlagMust(const Line& l, bool want, const char* refusal, std::string* why)
+{
+    bool on;
+    if (!Flag(l, &on, why))
+    {
+        return false;
+    }
+    if (on != want)
+    {
+        *why = refusal;
+        return false;
+    }
+    return true;
+}
+
+bool
 Number(const std::string& a, double lo, double hi, double* v, std::string* why)
 {
     if (!NiccParseNumber(a, v))
@@ -395,18 +411,8 @@ MapQlenOut(const Line& l, Ctx* c, std::string* why)
 bool
 MapDynamicPfc(const Line& l, Ctx*, std::string* why)
 {
-    bool on;
-    if (!Flag(l, &on, why))
-    {
-        return false;
-    }
-    if (!on)
-    {
-        *why = "0 (a static PFC threshold) is not modelled: nicc's threshold is pfc_alpha x the free shared "
-               "buffer; use 1";
-        return false;
-    }
-    return true;
+    return FlagMust(l, true, "0 (a static PFC threshold) is not modelled: nicc's threshold is pfc_alpha x the "
+                             "free shared buffer; use 1", why);
 }
 
 /// The three ECN maps as one ecn_map table; every rate needs all three.

@@ -58,6 +58,8 @@ struct Ctx
 using MapFn = bool (*)(const Line& l, Ctx* c, std::string* why);
 
 bool Flag(const Line& l, bool* v, std::string* why);
+/// A flag that must be `want`: any other value is refused with `refusal`.
+bool FlagMust(const Line& l, bool want, const char* refusal, std::string* why);
 bool Number(const std::string& a, double lo, double hi, double* v, std::string* why);
 bool Whole(const std::string& a, double lo, double hi, uint64_t* v, std::string* why);
 bool RateMbps(const Line& l, std::string* value, std::string* why);
