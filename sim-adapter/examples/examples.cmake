@@ -1,0 +1,9 @@
+# The module's examples, one row each, read by ../CMakeLists.txt (outside an
+# ns-3 tree: executables and ctests) and by CMakeLists.txt here (inside one:
+# build_lib_example). Row: NAME|LIBS|TEST ARGS
+#   LIBS  model = libnicc only; scenario = libnicc and libnicc-scenario
+#   TEST ARGS  the small run ctest makes (example-NAME); the example exits
+#              non-zero when its own check fails (a flow left incomplete, ...)
+set(NICC_SIM_EXAMPLES
+    "nicc-fabric-incast|model|--senders=4 --stop=200us"
+    "nicc-nic-incast|model|--senders=4 --size=200000")
