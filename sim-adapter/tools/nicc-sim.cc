@@ -38,7 +38,7 @@
 #include <vector>
 
 ABSL_FLAG(std::string, scenario, "incast",
-          "built-in scenario (incast, fairness, leaf-spine or ai-cluster) or a scenario file "
+          "built-in scenario (the list under 'Scenarios' in --help) or a scenario file "
           "(a path ending in .toml, or any existing file)");
 ABSL_FLAG(std::vector<std::string>,
           set,
@@ -201,22 +201,20 @@ main(int argc, char* argv[])
 namespace
 {
 
-int
-Main(int argc, char* argv[])
+// The usage message (--help): the built-in scenarios from their table, then
+// every key (NiccScenario::KeyHelp).
+std::string
+UsageText()
 {
-    absl::SetProgramUsageMessage(
-        "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json (fabric\n"
+    return std::string() +
+           "runs a nicc ns-3 scenario and writes DIR/fct.csv and DIR/summary.json (fabric\n"
         "scenarios: also CSVs and PNG plots, see --plots).\n\n"
-        "  nicc-sim --scenario incast|fairness|leaf-spine|ai-cluster [--set key=value]... [--out DIR]\n"
+        "  nicc-sim --scenario " + ns3::NiccScenario::NamesText("|", "|") + " [--set key=value]... [--out DIR]\n"
         "  nicc-sim --scenario FILE.toml [--set key=value]... [--out DIR]\n"
         "  nicc-sim --hpcc-config mix/config.txt [--lenient] [--set key=value]... [--print] [--out DIR]\n\n"
-        "Scenarios: incast = `senders` hosts each send size_bytes to one receiver over\n"
-        "one switch; fairness = 2 long flows to one receiver, the second stagger_us\n"
-        "later; leaf-spine = leaves x spines x hosts_per_leaf with a workload mix\n"
-        "(poisson_load, incast_load, permutation_bytes, allreduce_bytes; default 30%\n"
-        "FB Hadoop Poisson); ai-cluster = the default experiment: 4 x 4 x 8 hosts at\n"
-        "100 Gb/s, ring all-reduce + 20% Poisson background + 5% incast bursts.\n"
-        "Both fabric scenarios take topology=leaf-spine|fat-tree|rail|file: fat-tree =\n"
+        "Scenarios:\n" + ns3::NiccScenario::ScenariosHelp() +
+        "The fabric scenarios (" + ns3::NiccScenario::NamesText(", ", " and ", true) + ") take\n"
+        "topology=leaf-spine|fat-tree|rail|file: fat-tree =\n"
         "pods x (tors_per_pod ToRs + aggs_per_pod aggs) + cores, hosts_per_leaf per ToR\n"
         "(HPCC's 320 hosts: topology=fat-tree,hosts_per_leaf=16,fabric_rate_gbps=400,\n"
         "buffer_bytes=32000000); rail = servers x rails NICs, NIC i on rail switch i,\n"
@@ -241,9 +239,13 @@ Main(int argc, char* argv[])
         "Examples: sim-adapter/scenarios/*.toml.\n\n"
         "Exit status 2 on an unknown scenario or key, a bad value or a bad scenario or\n"
         "topology or flow file (the message names the file and line).\n\n" +
-        ns3::NiccScenario::KeyHelp());
+        ns3::NiccScenario::KeyHelp();
+}
 
-    // Abseil's --help exits 1 and prints to stderr; help is not an error.
+// True when argv asks for help (a flag's value that reads "-h" does not).
+bool
+HelpRequested(int argc, char* argv[])
+{
     for (int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
@@ -254,8 +256,7 @@ Main(int argc, char* argv[])
         if (a == "--help" || a == "-help" || a == "-h" || a == "--helpfull" || a == "-helpfull" ||
             a == "--helpshort" || a == "-helpshort")
         {
-            PrintHelp();
-            return 0;
+            return true;
         }
         if ((a == "--set" || a == "-set" || a == "--scenario" || a == "-scenario" || a == "--out" ||
              a == "-out") &&
@@ -264,13 +265,20 @@ Main(int argc, char* argv[])
             ++i; // a flag's value, even if it reads "-h"
         }
     }
+    return false;
+}
 
-    // absl keeps only the last occurrence of a flag: collect every --set first.
-    // The hyphenated spellings of the HPCC flags are accepted (--hpcc-config).
-    std::vector<std::string> pairs;
-    std::vector<char*> args;
-    std::vector<std::string> respelled;
-    respelled.reserve(static_cast<size_t>(argc));
+// absl keeps only the last occurrence of a flag: every --set is collected
+// into *pairs first, the hyphenated spellings of the HPCC flags are accepted
+// (--hpcc-config; respelled in *respelled), the rest goes to *args for absl.
+void
+SplitArgs(int argc,
+          char* argv[],
+          std::vector<std::string>* pairs,
+          std::vector<char*>* args,
+          std::vector<std::string>* respelled)
+{
+    respelled->reserve(static_cast<size_t>(argc));
     for (int i = 0; i < argc; ++i)
     {
         std::string a = argv[i];
@@ -281,72 +289,42 @@ Main(int argc, char* argv[])
             {
                 std::string u = h;
                 std::replace(u.begin() + 2, u.end(), '-', '_');
-                respelled.push_back(u + a.substr(h.size()));
-                argv[i] = respelled.back().data();
+                respelled->push_back(u + a.substr(h.size()));
+                argv[i] = respelled->back().data();
                 a = argv[i];
             }
         }
         if ((a == "--set" || a == "-set") && i + 1 < argc)
         {
-            SplitCommas(argv[++i], &pairs);
+            SplitCommas(argv[++i], pairs);
         }
         else if (a.rfind("--set=", 0) == 0 || a.rfind("-set=", 0) == 0)
         {
-            SplitCommas(a.substr(a.find('=') + 1), &pairs);
+            SplitCommas(a.substr(a.find('=') + 1), pairs);
         }
         else
         {
-            args.push_back(argv[i]);
+            args->push_back(argv[i]);
         }
     }
-    const std::vector<char*> rest = absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
-    if (rest.size() > 1)
-    {
-        std::fprintf(stderr, "nicc-sim: unexpected argument '%s' (see --help)\n", rest[1]);
-        return 2;
-    }
-    for (const std::string& p : absl::GetFlag(FLAGS_set))
-    {
-        pairs.push_back(p);
-    }
+}
 
-    // ns-3's global values, as ns3::CommandLine would set them.
-    if (absl::GetFlag(FLAGS_RngRun) > 0)
-    {
-        ns3::GlobalValue::Bind("RngRun", ns3::UintegerValue(absl::GetFlag(FLAGS_RngRun)));
-    }
-    if (absl::GetFlag(FLAGS_RngSeed) > 0)
-    {
-        ns3::GlobalValue::Bind("RngSeed", ns3::UintegerValue(absl::GetFlag(FLAGS_RngSeed)));
-    }
-
-    if (absl::GetFlag(FLAGS_hpcc_keys_markdown))
-    {
-        const std::string md = ns3::NiccHpccKeysMarkdown();
-        std::fwrite(md.data(), 1, md.size(), stdout);
-        return 0;
-    }
-
-    if (absl::GetFlag(FLAGS_list_keys))
-    {
-        const std::string list = KeyList();
-        std::fwrite(list.data(), 1, list.size(), stdout);
-        return 0;
-    }
-
-    ns3::NiccScenario scenario;
+// The scenario to run: --hpcc-config's mapping or --scenario, then every
+// --set pair. Returns 0, or 2 with the message printed.
+int
+LoadScenario(const std::vector<std::string>& pairs, ns3::NiccScenario* scenario, ns3::NiccHpccConfig* hpcc)
+{
     std::string error;
     const std::string hpccConfig = absl::GetFlag(FLAGS_hpcc_config);
-    ns3::NiccHpccConfig hpcc;
     if (!hpccConfig.empty())
     {
-        if (!ns3::NiccLoadHpccConfig(hpccConfig, absl::GetFlag(FLAGS_lenient), &hpcc, &error) ||
-            !ns3::NiccApplyHpccConfig(hpcc, &scenario, &error))
+        if (!ns3::NiccLoadHpccConfig(hpccConfig, absl::GetFlag(FLAGS_lenient), hpcc, &error) ||
+            !ns3::NiccApplyHpccConfig(*hpcc, scenario, &error))
         {
             std::fprintf(stderr, "nicc-sim: --hpcc-config: %s\n", error.c_str());
             return 2;
         }
-        for (const std::string& note : absl::GetFlag(FLAGS_print) ? std::vector<std::string>{} : hpcc.notes)
+        for (const std::string& note : absl::GetFlag(FLAGS_print) ? std::vector<std::string>{} : hpcc->notes)
         {
             std::fprintf(stderr, "nicc-sim: note: %s\n", note.c_str());
         }
@@ -354,8 +332,8 @@ Main(int argc, char* argv[])
     else
     {
         const std::string which = absl::GetFlag(FLAGS_scenario);
-        const bool ok = ns3::NiccIsScenarioFile(which) ? ns3::NiccLoadScenarioFile(which, &scenario, &error)
-                                                       : scenario.Select(which, &error);
+        const bool ok = ns3::NiccIsScenarioFile(which) ? ns3::NiccLoadScenarioFile(which, scenario, &error)
+                                                       : scenario->Select(which, &error);
         if (!ok)
         {
             std::fprintf(stderr, "nicc-sim: --scenario: %s\n", error.c_str());
@@ -364,62 +342,24 @@ Main(int argc, char* argv[])
     }
     for (const std::string& p : pairs)
     {
-        if (!scenario.SetPair(p, &error))
+        if (!scenario->SetPair(p, &error))
         {
             std::fprintf(stderr, "nicc-sim: --set: %s\n", error.c_str());
             return 2;
         }
     }
-    for (const std::string& note : scenario.GetAliasesUsed())
+    for (const std::string& note : scenario->GetAliasesUsed())
     {
         std::fprintf(stderr, "nicc-sim: deprecated key name %s (the old name still works)\n", note.c_str());
     }
-    if (absl::GetFlag(FLAGS_print))
-    {
-        std::string text = hpccConfig.empty() ? "" : "# mapped from " + hpccConfig + " (nicc-sim --hpcc-config)\n";
-        for (const std::string& note : hpcc.notes)
-        {
-            text += "# note: " + note + "\n";
-        }
-        text += ns3::NiccScenarioToml(scenario);
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
+    return 0;
+}
+
+// fct.txt and pfc.txt also where an HPCC config asked for them. Returns 0 or 2.
+int
+CopyHpccOutputs(const ns3::NiccHpccConfig& hpcc, const std::filesystem::path& dir)
+{
     std::error_code ec;
-    // Made before the run (an unwritable --out fails fast); removed again
-    // if the run is refused, so a bad input leaves nothing behind.
-    const bool dirExisted = std::filesystem::exists(dir, ec);
-    std::filesystem::create_directories(dir, ec);
-    if (ec)
-    {
-        std::fprintf(stderr, "nicc-sim: --out: cannot create %s: %s\n", dir.c_str(),
-                     ec.message().c_str());
-        return 2;
-    }
-
-    scenario.SetProgress(absl::GetFlag(FLAGS_progress));
-    NiccScenarioResult r;
-    if (!scenario.Run(&r, &error))
-    {
-        std::fprintf(stderr, "nicc-sim: %s\n", error.c_str());
-        if (!dirExisted)
-        {
-            std::filesystem::remove(dir, ec); // only if still empty
-        }
-        return 2;
-    }
-
-    if (ns3::NiccMpi::Rank() != 0)
-    {
-        return 0; // rank 0 has every rank's figures and writes them
-    }
-    if (!ns3::NiccWriteScenarioOutputs(scenario, r, dir.string(), &error))
-    {
-        std::fprintf(stderr, "nicc-sim: --out: %s\n", error.c_str());
-        return 2;
-    }
-    // --hpcc-config: fct.txt and pfc.txt also where the config asked for them.
     for (const auto& [file, name] : {std::pair<std::string, const char*>{hpcc.fctFile, "fct.txt"},
                                      std::pair<std::string, const char*>{hpcc.pfcFile, "pfc.txt"}})
     {
@@ -435,14 +375,14 @@ Main(int argc, char* argv[])
             return 2;
         }
     }
-    if ((r.fabric || !r.monitoredPorts.empty()) && absl::GetFlag(FLAGS_plots))
-    {
-        std::string why;
-        if (!RunPlots(absl::GetFlag(FLAGS_plot_script), dir, &why))
-        {
-            std::fprintf(stderr, "nicc-sim: no plots (%s); the data is in %s\n", why.c_str(), dir.c_str());
-        }
-    }
+    return 0;
+}
+
+// The run's figures on stderr: one line, then one per fault, the loss
+// accounting and, when congestion controls are mixed, one line per cc.
+void
+PrintSummary(const NiccScenarioResult& r, const std::filesystem::path& dir)
+{
     std::fprintf(stderr,
                  "nicc-sim: %s: %u/%zu flows done, p99 slowdown %.2f, p99 queue %llu B, "
                  "%llu pause frames, %llu drops, %.2f s wall -> %s\n",
@@ -501,6 +441,123 @@ Main(int argc, char* argv[])
                      r.SlowdownPercentileOf(0.95, 0, ~0ull, -1, nullptr, cc),
                      r.SlowdownPercentileOf(0.99, 0, ~0ull, -1, nullptr, cc));
     }
+}
+
+int
+Main(int argc, char* argv[])
+{
+    absl::SetProgramUsageMessage(UsageText());
+    // Abseil's --help exits 1 and prints to stderr; help is not an error.
+    if (HelpRequested(argc, argv))
+    {
+        PrintHelp();
+        return 0;
+    }
+    std::vector<std::string> pairs;
+    std::vector<char*> args;
+    std::vector<std::string> respelled;
+    SplitArgs(argc, argv, &pairs, &args, &respelled);
+    const std::vector<char*> rest = absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
+    if (rest.size() > 1)
+    {
+        std::fprintf(stderr, "nicc-sim: unexpected argument '%s' (see --help)\n", rest[1]);
+        return 2;
+    }
+    for (const std::string& p : absl::GetFlag(FLAGS_set))
+    {
+        pairs.push_back(p);
+    }
+
+    // ns-3's global values, as ns3::CommandLine would set them.
+    if (absl::GetFlag(FLAGS_RngRun) > 0)
+    {
+        ns3::GlobalValue::Bind("RngRun", ns3::UintegerValue(absl::GetFlag(FLAGS_RngRun)));
+    }
+    if (absl::GetFlag(FLAGS_RngSeed) > 0)
+    {
+        ns3::GlobalValue::Bind("RngSeed", ns3::UintegerValue(absl::GetFlag(FLAGS_RngSeed)));
+    }
+
+    if (absl::GetFlag(FLAGS_hpcc_keys_markdown))
+    {
+        const std::string md = ns3::NiccHpccKeysMarkdown();
+        std::fwrite(md.data(), 1, md.size(), stdout);
+        return 0;
+    }
+
+    if (absl::GetFlag(FLAGS_list_keys))
+    {
+        const std::string list = KeyList();
+        std::fwrite(list.data(), 1, list.size(), stdout);
+        return 0;
+    }
+
+    ns3::NiccScenario scenario;
+    ns3::NiccHpccConfig hpcc;
+    if (const int rc = LoadScenario(pairs, &scenario, &hpcc))
+    {
+        return rc;
+    }
+    const std::string hpccConfig = absl::GetFlag(FLAGS_hpcc_config);
+    if (absl::GetFlag(FLAGS_print))
+    {
+        std::string text = hpccConfig.empty() ? "" : "# mapped from " + hpccConfig + " (nicc-sim --hpcc-config)\n";
+        for (const std::string& note : hpcc.notes)
+        {
+            text += "# note: " + note + "\n";
+        }
+        text += ns3::NiccScenarioToml(scenario);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    const std::filesystem::path dir = absl::GetFlag(FLAGS_out);
+    std::error_code ec;
+    // Made before the run (an unwritable --out fails fast); removed again
+    // if the run is refused, so a bad input leaves nothing behind.
+    const bool dirExisted = std::filesystem::exists(dir, ec);
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+    {
+        std::fprintf(stderr, "nicc-sim: --out: cannot create %s: %s\n", dir.c_str(),
+                     ec.message().c_str());
+        return 2;
+    }
+
+    scenario.SetProgress(absl::GetFlag(FLAGS_progress));
+    NiccScenarioResult r;
+    std::string error;
+    if (!scenario.Run(&r, &error))
+    {
+        std::fprintf(stderr, "nicc-sim: %s\n", error.c_str());
+        if (!dirExisted)
+        {
+            std::filesystem::remove(dir, ec); // only if still empty
+        }
+        return 2;
+    }
+
+    if (ns3::NiccMpi::Rank() != 0)
+    {
+        return 0; // rank 0 has every rank's figures and writes them
+    }
+    if (!ns3::NiccWriteScenarioOutputs(scenario, r, dir.string(), &error))
+    {
+        std::fprintf(stderr, "nicc-sim: --out: %s\n", error.c_str());
+        return 2;
+    }
+    if (const int rc = CopyHpccOutputs(hpcc, dir))
+    {
+        return rc;
+    }
+    if ((r.fabric || !r.monitoredPorts.empty()) && absl::GetFlag(FLAGS_plots))
+    {
+        std::string why;
+        if (!RunPlots(absl::GetFlag(FLAGS_plot_script), dir, &why))
+        {
+            std::fprintf(stderr, "nicc-sim: no plots (%s); the data is in %s\n", why.c_str(), dir.c_str());
+        }
+    }
+    PrintSummary(r, dir);
     return 0;
 }
 

@@ -79,6 +79,11 @@ class NiccRoceHeader : public Header
     static constexpr uint16_t ROCEV2_UDP_PORT = 4791; ///< IANA RoCEv2 port
     static constexpr uint32_t BASE_SIZE = 32;         ///< bytes without INT
     static constexpr uint32_t SACK_SIZE = 8;          ///< the optional SACK bitmap
+    /// Wire bytes of an INT stack of `hops` records (the engine's IntStackBytes).
+    static constexpr uint32_t IntBytes(uint32_t hops)
+    {
+        return static_cast<uint32_t>(nicc::IntStackBytes(hops));
+    }
     static constexpr uint32_t CREDIT_SIZE = 4;        ///< the optional RCCC credit word
     static constexpr uint32_t FLAGS_OFFSET = 1;       ///< wire offset of the flags byte
     static constexpr uint32_t PINT_OFFSET = 30;       ///< wire offset of the PINT code

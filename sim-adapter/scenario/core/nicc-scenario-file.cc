@@ -358,7 +358,7 @@ NiccLoadScenarioText(const std::string& text,
                 if (std::find(names.begin(), names.end(), base) == names.end())
                 {
                     *error = Where(source, v.source()) + ": base: unknown scenario '" + base +
-                             "' (built-in: incast, fairness, leaf-spine, ai-cluster)";
+                             "' (built-in: " + NiccScenario::NamesText(", ", ", ") + ")";
                     return false;
                 }
             }
@@ -489,8 +489,8 @@ NiccLoadScenarioFile(const std::string& path, NiccScenario* s, std::string* erro
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
     {
-        *error = path + ": no such scenario file (and not a built-in scenario: incast, fairness, "
-                        "leaf-spine, ai-cluster)";
+        *error = path + ": no such scenario file (and not a built-in scenario: " +
+                 NiccScenario::NamesText(", ", ", ") + ")";
         return false;
     }
     std::ifstream in(path, std::ios::binary);

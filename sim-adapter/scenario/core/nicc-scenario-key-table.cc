@@ -375,13 +375,14 @@ ScenarioKeyAliases()
     return rows;
 }
 
-// Per-scenario defaults that differ from the table's.
-const std::map<std::string, std::vector<std::pair<const char*, const char*>>>&
-ScenarioKeyOverrides()
+// The built-in scenarios: name, fabric runner or one switch, what it is
+// (nicc-sim --help), and its defaults that differ from the key tables'.
+const std::vector<BuiltinScenarioRow>&
+BuiltinScenarioRows()
 {
-    static const std::map<std::string, std::vector<std::pair<const char*, const char*>>> rows = {
-    {"incast", {}},
-    {"fairness",
+    static const std::vector<BuiltinScenarioRow> rows = {
+    {"incast", false, "`senders` hosts each send size_bytes to one receiver over one switch", {}},
+    {"fairness", false, "2 long flows to one receiver over one switch, the second stagger_us later",
      {{"senders", "2"},
       {"size_bytes", "40000000"},
       {"stagger_us", "1000"},
@@ -389,10 +390,14 @@ ScenarioKeyOverrides()
       {"ecn_kmax_bytes", "400000"},
       {"dcqcn.profile", "dcqcn-paper"},
       {"rate_window_us", "500"}}},
-    {"leaf-spine",
+    {"leaf-spine", true,
+     "leaves x spines x hosts_per_leaf with a workload mix (poisson_load, incast_load, permutation_bytes, "
+     "allreduce_bytes; default 30% FB Hadoop Poisson)",
      {{"recovery", "auto"}, {"int_single_path", "true"}, {"poisson_load", "0.3"}, {"cdf", "fbhdp"}, {"stop_ms", "2"},
       {"rate_window_us", "20"}}},
-    {"ai-cluster",
+    {"ai-cluster", true,
+     "the default experiment: 4 x 4 x 8 hosts at 100 Gb/s, ring all-reduce + 20% Poisson background + 5% "
+     "incast bursts",
      {{"recovery", "auto"},
       {"int_single_path", "true"},
       {"cdf", "fbhdp"},

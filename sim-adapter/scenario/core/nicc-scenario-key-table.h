@@ -23,7 +23,7 @@ namespace ns3
 {
 
 /// A scenario key the scenario itself reads: name, type, min, max, default,
-/// help (per-scenario defaults: ScenarioKeyOverrides()).
+/// help (per-scenario defaults: BuiltinScenarioRows()).
 struct ScenarioKeyRow
 {
     const char* name;
@@ -51,8 +51,17 @@ const std::vector<AttributeKeyRow>& AttributeKeyRows();
 const std::vector<std::pair<const char*, const char*>>& DerivedKeyDefaults();
 /// Old key -> new key (deprecated spellings).
 const std::vector<NiccScenarioAlias>& ScenarioKeyAliases();
-/// Per-scenario defaults that differ from the tables'.
-const std::map<std::string, std::vector<std::pair<const char*, const char*>>>& ScenarioKeyOverrides();
+/// A built-in scenario: its name (--scenario NAME, base = "NAME"), whether
+/// RunFabric runs it (else the one-switch runner), one line of what it is,
+/// and its defaults that differ from the tables'.
+struct BuiltinScenarioRow
+{
+    const char* name;
+    bool fabric;
+    const char* summary;
+    std::vector<std::pair<const char*, const char*>> overrides;
+};
+const std::vector<BuiltinScenarioRow>& BuiltinScenarioRows();
 
 /// A model-semantics preset (key `compat`): the keys it sets, each unless
 /// the user sets that key, with a note on the anchor's value.

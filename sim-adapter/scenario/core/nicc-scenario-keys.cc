@@ -323,18 +323,71 @@ NiccScenario::IsKey(const std::string& key)
 const std::vector<std::string>&
 NiccScenario::Names()
 {
-    static const std::vector<std::string> names = {"incast", "fairness", "leaf-spine", "ai-cluster"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+        {
+            v.emplace_back(r.name);
+        }
+        return v;
+    }();
     return names;
+}
+
+std::string
+NiccScenario::NamesText(const char* sep, const char* last, bool fabricOnly)
+{
+    std::vector<std::string> names;
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+    {
+        if (r.fabric || !fabricOnly)
+        {
+            names.emplace_back(r.name);
+        }
+    }
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        out += (i == 0 ? "" : i + 1 == names.size() ? last : sep) + names[i];
+    }
+    return out;
+}
+
+std::string
+NiccScenario::ScenariosHelp()
+{
+    std::string out;
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+    {
+        out += std::string("  ") + r.name + ": " + r.summary + "\n";
+    }
+    return out;
+}
+
+bool
+NiccScenario::IsFabric(const std::string& scenario)
+{
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+    {
+        if (scenario == r.name)
+        {
+            return r.fabric;
+        }
+    }
+    return false;
 }
 
 std::string
 NiccScenario::DefaultFor(const std::string& scenario, const std::string& key)
 {
     const std::string& canonical = Canonical(key);
-    auto it = ScenarioKeyOverrides().find(scenario);
-    if (it != ScenarioKeyOverrides().end())
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
     {
-        for (const auto& [k, v] : it->second)
+        if (scenario != r.name)
+        {
+            continue;
+        }
+        for (const auto& [k, v] : r.overrides)
         {
             if (canonical == k)
             {

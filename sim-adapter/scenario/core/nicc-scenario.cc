@@ -309,25 +309,26 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     {
         return false;
     }
-    if (m_name == "leaf-spine" || m_name == "ai-cluster")
+    if (IsFabric(m_name))
     {
         return RunFabric(r, error);
     }
     if (!Get("pfc_storm").empty() || D("pfc_deadlock_check_us") > 0)
     {
         *error = std::string("key '") + (Get("pfc_storm").empty() ? "pfc_deadlock_check_us" : "pfc_storm") +
-                 "': read by the fabric scenarios (leaf-spine, ai-cluster) only, not by " + m_name;
+                 "': read by the fabric scenarios (" + NamesText(", ", ", ", true) + ") only, not by " + m_name;
         return false;
     }
     if (!Get("flow_file").empty())
     {
-        *error = "key 'flow_file': read by the fabric scenarios (leaf-spine, ai-cluster) only, not by " + m_name;
+        *error = "key 'flow_file': read by the fabric scenarios (" + NamesText(", ", ", ", true) +
+                 ") only, not by " + m_name;
         return false;
     }
     if (D("link_util_interval_us") > 0)
     {
-        *error = "key 'link_util_interval_us': read by the fabric scenarios (leaf-spine, ai-cluster) only "
-                 "(switch-to-switch links), not by " + m_name;
+        *error = "key 'link_util_interval_us': read by the fabric scenarios (" + NamesText(", ", ", ", true) +
+                 ") only (switch-to-switch links), not by " + m_name;
         return false;
     }
     const auto wall0 = std::chrono::steady_clock::now();
@@ -425,8 +426,8 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     for (const auto& f : r->flows)
     {
         const bool intOn = NiccQpSender::UsesInt(f.cc); // INT on data and ACKs
-        const uint32_t dataHdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
-        const uint32_t ackBytes = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 : 0);
+        const uint32_t dataHdr = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(1) : 0u);
+        const uint32_t ackBytes = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(1) : 0u);
         r->idealFctNs.push_back(IdealFctNs(f.sizeBytes, mtu, dataHdr, ackBytes, bps,
                                            static_cast<double>(delay.GetNanoSeconds()), 2));
         r->standaloneFctNs.push_back(NiccHpccStandaloneFctNs(

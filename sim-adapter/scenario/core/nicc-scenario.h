@@ -239,7 +239,15 @@ class NiccScenario
     static const std::string& Canonical(const std::string& key);
     /// True for a key or an alias.
     static bool IsKey(const std::string& key);
+    /// The built-in scenarios (one table, nicc-scenario-key-table.cc).
     static const std::vector<std::string>& Names();
+    /// Their names as text: "a, b or c" with sep ", " and last " or ";
+    /// only those RunFabric runs with fabricOnly.
+    static std::string NamesText(const char* sep, const char* last, bool fabricOnly = false);
+    /// One line per built-in scenario: "  name: what it is".
+    static std::string ScenariosHelp();
+    /// True for a built-in scenario RunFabric runs (a fabric of switches).
+    static bool IsFabric(const std::string& scenario);
     /// The key table as text: name, type, defaults per scenario, help.
     static std::string KeyHelp();
 

@@ -36,8 +36,8 @@ FlowIdeals(NiccScenarioResult* r,
         const uint32_t switches = links >= 2 && links != UINT32_MAX ? links - 1 : 1;
         const double pathDelayNs = it->second.delayNs[f.dst];
         const bool intOn = NiccQpSender::UsesInt(f.cc); // INT on the flow's data and ACKs
-        const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
-        const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * switches : 0);
+        const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(switches) : 0u);
+        const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(switches) : 0u);
         const uint64_t full = f.sizeBytes / mtu;
         const uint64_t rest = f.sizeBytes % mtu;
         const double frames = static_cast<double>(f.sizeBytes + (full + (rest ? 1 : 0)) * hdr);
@@ -120,8 +120,8 @@ PermutationThroughput(const NiccScenarioResult& r,
         return work.GetKind(f.id) == NiccFlowKind::PERMUTATION;
     });
     const bool intOn = perm != r.flows.end() && NiccQpSender::UsesInt(perm->cc);
-    const double hdr = NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0);
-    const double ack = (NiccRoceHeader::BASE_SIZE + (intOn ? 2 + 8 * hops : 0)) /
+    const double hdr = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(hops) : 0u);
+    const double ack = (NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(hops) : 0u)) /
                        static_cast<double>(ackInterval);
     const double goodputPerHost = hostBps * mtu / (mtu + hdr + ack);
     return acked * 8.0 / (goodputPerHost * hosts * (end - s.warmup).GetSeconds());
