@@ -12,6 +12,9 @@
 # 3. one fat-tree / leaf-spine simulation across 1, 2 and 4 MPI ranks with
 #    identical results, against ns-3 built with MPI from Debian's source
 #    (scripts/mpi-check.sh; the build takes 2-4 minutes the first time);
+# 3b. the module built inside that ns-3 tree as contrib/nicc with ./ns3,
+#    two examples' outputs equal to the out-of-tree build's
+#    (scripts/contrib-check.sh);
 # 4. the same GoogleTest suites under AddressSanitizer + UBSan;
 # 5. the ns-3 module's test suites and nicc-sim checks under ASan + UBSan
 #    (a Release build of the module with the sanitizers);
@@ -83,6 +86,18 @@ bash scripts/mpi-check.sh 2>&1 | tee build/mpi-check.log
 line=$(grep -E '^mpi-check: [0-9]+ passed, [0-9]+ failed' build/mpi-check.log | tail -1)
 if [ -n "$line" ]; then
   passed=$((passed + $(sed -E 's/^mpi-check: ([0-9]+) passed.*/\1/' <<<"$line")))
+  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+else
+  failed=$((failed + 1)); status=1
+fi
+
+phase contrib
+echo "== the module inside ns-3's own tree (contrib/nicc, ./ns3): outputs equal the out-of-tree build's"
+bash scripts/contrib-check.sh 2>&1 | tee build/contrib-check.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+line=$(grep -E '^contrib-check: [0-9]+ passed, [0-9]+ failed' build/contrib-check.log | tail -1)
+if [ -n "$line" ]; then
+  passed=$((passed + $(sed -E 's/^contrib-check: ([0-9]+) passed.*/\1/' <<<"$line")))
   failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
 else
   failed=$((failed + 1)); status=1
