@@ -5,6 +5,7 @@
 #include "nicc-scenario-output.h"
 
 #include "nicc-hpcc-output.h"
+#include "nicc-scenario-part.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,15 +19,6 @@
 
 namespace ns3
 {
-
-// nicc-scenario-faults.cc
-bool NiccFaultSummary(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j);
-/// summary.json "pfc_storm" and pfc_spread.csv (nicc-scenario-pfc.cc).
-bool NiccWritePfcOutputs(const NiccPfcRunResult& r, const std::filesystem::path& dir, nlohmann::json* j);
-/// summary.json "training", training.csv and training_buckets.csv (nicc-training.cc).
-bool NiccWriteTrainingOutputs(const NiccTrainingResult& r, const std::filesystem::path& dir, nlohmann::json* j);
-/// summary.json "link_util" and link_util.csv (nicc-link-util.cc).
-bool NiccWriteLinkUtilOutputs(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j);
 
 namespace
 {
@@ -308,40 +300,6 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
     return links && qcdf && ts && cs;
 }
 
-// Per monitored port: queue statistics (NiccComputeQueueStats).
-nlohmann::json
-MonitorJson(const NiccScenario& s, const NiccScenarioResult& r)
-{
-    const uint64_t drain = static_cast<uint64_t>(std::strtod(s.Get("monitor_drain_bytes").c_str(), nullptr));
-    nlohmann::json m;
-    m["spec"] = s.Get("monitor");
-    m["period_ns"] = static_cast<uint64_t>(std::strtod(s.Get("monitor_period_ns").c_str(), nullptr));
-    m["drain_threshold_bytes"] = drain;
-    m["meaning"] = "per port: egress queue bytes (all classes) sampled every period_ns in the window; "
-                   "nearest-rank percentiles; max_time_ns = first sample at the max; drain_time_ns = "
-                   "first sample at or below drain_threshold_bytes at or after the peak, minus "
-                   "max_time_ns (null: not drained in the window)";
-    m["ports"] = nlohmann::json::object();
-    for (const auto& p : r.monitoredPorts)
-    {
-        const NiccQueueStats st = NiccComputeQueueStats(p.timeNs, p.queueBytes, drain);
-        nlohmann::json q = {{"switch", p.switchName},
-                            {"node", p.node},
-                            {"port", p.port},
-                            {"samples", st.samples},
-                            {"p50", st.p50Bytes},
-                            {"p95", st.p95Bytes},
-                            {"p99", st.p99Bytes},
-                            {"max", st.maxBytes},
-                            {"max_time_ns", st.maxTimeNs},
-                            {"first_sample_ns", p.timeNs.empty() ? -1 : p.timeNs.front()},
-                            {"last_sample_ns", p.timeNs.empty() ? -1 : p.timeNs.back()}};
-        q["drain_time_ns"] = st.drainNs >= 0 ? nlohmann::json(st.drainNs) : nlohmann::json(nullptr);
-        m["ports"][p.switchName + ":" + std::to_string(p.port)] = q;
-    }
-    return m;
-}
-
 // The HPCC analysis convention (fct_analysis.py) per flow type.
 nlohmann::json
 HpccFctJson(const NiccScenarioResult& r, std::ostream& csv)
@@ -374,11 +332,10 @@ HpccFctJson(const NiccScenarioResult& r, std::ostream& csv)
     return j;
 }
 
-// Files of the monitors and the HPCC formats: fct.txt, pfc.txt, pfc.csv,
-// fct_hpcc.csv, queues.csv; summary fields "queue_monitor" and "fct_hpcc".
+// Files of the HPCC formats: fct.txt, pfc.txt, pfc.csv, fct_hpcc.csv;
+// summary field "fct_hpcc".
 bool
-WriteHpccAndMonitors(const NiccScenario& s, const NiccScenarioResult& r, const std::filesystem::path& dir,
-                     nlohmann::json* j)
+WriteHpccFiles(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohmann::json* j)
 {
     std::ofstream fct(dir / "fct.txt");
     NiccWriteHpccFct(fct, r);
@@ -389,24 +346,7 @@ WriteHpccAndMonitors(const NiccScenario& s, const NiccScenarioResult& r, const s
     std::ofstream hpccCsv(dir / "fct_hpcc.csv");
     (*j)["fct_hpcc"] = HpccFctJson(r, hpccCsv);
     (*j)["pfc"]["frames_received"] = r.pfcEvents.size();
-    bool ok = fct && pfcTxt && pfcCsv && hpccCsv;
-    if (!r.monitoredPorts.empty())
-    {
-        (*j)["queue_monitor"] = MonitorJson(s, r);
-        // Long format, one row per (sample, port), rows in time order.
-        std::ofstream q(dir / "queues.csv");
-        q << "time_ns,switch,port,queue_bytes\n";
-        const size_t n = r.monitoredPorts.front().timeNs.size();
-        for (size_t k = 0; k < n; ++k)
-        {
-            for (const auto& p : r.monitoredPorts)
-            {
-                q << p.timeNs[k] << ',' << p.switchName << ',' << p.port << ',' << p.queueBytes[k] << '\n';
-            }
-        }
-        ok = ok && q;
-    }
-    return ok;
+    return fct && pfcTxt && pfcCsv && hpccCsv;
 }
 
 // qlen_mon_file: absolute as given, relative inside the output directory.
@@ -518,15 +458,18 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     bool extraOk = true;
     if (r.fabric)
     {
-        extraOk = WriteFabric(r, dir, &j) && NiccFaultSummary(r, dir, &j) && NiccWriteLinkUtilOutputs(r, dir, &j);
+        extraOk = WriteFabric(r, dir, &j);
     }
     else
     {
         j["fairness"] = Fairness(r);
     }
-    extraOk = NiccWritePfcOutputs(r.pfcStorm, dir, &j) && extraOk;
-    extraOk = NiccWriteTrainingOutputs(r.training, dir, &j) && extraOk;
-    extraOk = WriteHpccAndMonitors(s, r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
+    // Each part's fields and files (faults, PFC storms, training, monitors, ...).
+    for (const auto& part : NiccScenarioParts())
+    {
+        extraOk = part->Write(s, r, dir, &j) && extraOk;
+    }
+    extraOk = WriteHpccFiles(r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';
     if (!csv || !js || !extraOk)

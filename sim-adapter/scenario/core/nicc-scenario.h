@@ -58,11 +58,7 @@ namespace ns3
 {
 
 class NiccFabricHelper;
-struct NiccTopologySpec;
-namespace fabric_meters
-{
-struct FabricNodes;
-}
+class NiccFabricRun;
 
 /**
  * Prints one progress line to stderr ("nicc-sim: T of STOP ms simulated (P%),
@@ -309,24 +305,9 @@ class NiccScenario
         uint64_t m_oldRun;
     };
 
+    /// The fabric scenarios: one NiccFabricRun (nicc-fabric-run.h), a friend.
     bool RunFabric(NiccScenarioResult* out, std::string* error);
-    /// The fabric of the topology keys (spec: topology=file's, read and
-    /// checked), its switches set up, its nodes named and given roles
-    /// (nicc-scenario-fabric-build.cc). *fabricBps: the fabric link rate in,
-    /// the slowest fabric link of a topology file out.
-    bool BuildFabricNodes(NiccFabricHelper* fabric,
-                          const NiccTopologySpec& spec,
-                          double hostBps,
-                          double nvlinkBps,
-                          double* fabricBps,
-                          fabric_meters::FabricNodes* out,
-                          std::string* error) const;
-    /// dcqcn_window_bdp = max | pair: each host NIC's DCQCN window towards
-    /// each other host (NiccNic::SetDcqcnWindow) from the topology file's
-    /// BDPs (NiccHpccPairs); hosts[i] is spec.hosts[i]. Before any flow.
-    bool SetDcqcnBdpWindows(const NiccTopologySpec& spec,
-                            const std::vector<Ptr<Node>>& hosts,
-                            std::string* error) const;
+    friend class NiccFabricRun;
     /// recovery == sr, or auto while spraying (NIC or switch).
     bool UseSelectiveRepeat() const;
 

@@ -27,7 +27,7 @@
  *   if (!training.SetUp(scenario, &work, groups, groupSize, error)) ...
  *   ...Simulator::Run()...
  *   training.Collect(&result.training);
- * Outputs (NiccWriteTrainingOutputs, nicc-training.cc): training.csv,
+ * Outputs (the training part, nicc-part-training.cc): training.csv,
  * training_buckets.csv, summary.json "training"; scripts/plot.py draws
  * training.png from them.
  */
