@@ -2,10 +2,12 @@
  * nicc-scenario-key-table.cc — the hand-kept data of the scenario keys: the
  * keys the scenarios themselves read, the (key, TypeId, Attribute) list of
  * model keys, scenario defaults of derived keys, the alias table and the
- * per-scenario defaults. The logic that derives and checks keys is
- * nicc-scenario-keys.cc.
+ * built-in scenarios (their names, help and defaults; Names, NamesText,
+ * ScenariosHelp and IsFabric read them here). The logic that derives and
+ * checks keys is nicc-scenario-keys.cc.
  */
 #include "nicc-scenario-key-table.h"
+#include "nicc-scenario.h"
 
 #include "ns3/nicc-net-device.h"
 #include "ns3/nicc-nic.h"
@@ -445,6 +447,65 @@ CompatPresets()
      }},
 };
     return rows;
+}
+
+// The built-in scenarios' names and help, from BuiltinScenarioRows.
+
+const std::vector<std::string>&
+NiccScenario::Names()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+        {
+            v.emplace_back(r.name);
+        }
+        return v;
+    }();
+    return names;
+}
+
+std::string
+NiccScenario::NamesText(const char* sep, const char* last, bool fabricOnly)
+{
+    std::vector<std::string> names;
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+    {
+        if (r.fabric || !fabricOnly)
+        {
+            names.emplace_back(r.name);
+        }
+    }
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        out += (i == 0 ? "" : i + 1 == names.size() ? last : sep) + names[i];
+    }
+    return out;
+}
+
+std::string
+NiccScenario::ScenariosHelp()
+{
+    std::string out;
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+    {
+        out += std::string("  ") + r.name + ": " + r.summary + "\n";
+    }
+    return out;
+}
+
+bool
+NiccScenario::IsFabric(const std::string& scenario)
+{
+    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
+    {
+        if (scenario == r.name)
+        {
+            return r.fabric;
+        }
+    }
+    return false;
 }
 
 } // namespace ns3

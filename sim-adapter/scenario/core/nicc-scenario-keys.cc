@@ -102,81 +102,66 @@ NicChoiceKey(const std::string& name,
     return k;
 }
 
-std::vector<NiccScenarioKey>
-BuildKeys()
+// compat: its choices are the presets' names (CompatPresets()).
+NiccScenarioKey
+CompatKey()
 {
-    std::vector<NiccScenarioKey> keys;
-    for (const auto& r : ScenarioKeyRows())
+    NiccScenarioKey k;
+    k.name = "compat";
+    k.help = "model-semantics preset: each key it sets applies unless the key is set "
+             "explicitly (after Select); ";
+    for (const auto& p : CompatPresets())
     {
-        NiccScenarioKey k;
-        k.name = r.name;
-        k.type = r.type;
-        k.min = r.min;
-        k.max = r.max;
-        k.def = r.def;
-        k.help = r.help;
-        keys.push_back(k);
+        k.type += (k.type.empty() ? "" : "|") + std::string(p.name);
+        k.help += std::string(p.name) + " = " + p.help + "; ";
     }
-    {
-        // compat: its choices are the presets' names (CompatPresets()).
-        NiccScenarioKey k;
-        k.name = "compat";
-        k.help = "model-semantics preset: each key it sets applies unless the key is set "
-                 "explicitly (after Select); ";
-        for (const auto& p : CompatPresets())
-        {
-            k.type += (k.type.empty() ? "" : "|") + std::string(p.name);
-            k.help += std::string(p.name) + " = " + p.help + "; ";
-        }
-        k.help.resize(k.help.size() - 2);
-        k.def = CompatPresets().front().name;
-        keys.push_back(k);
-    }
-    for (const auto& r : AttributeKeyRows())
-    {
-        const TypeId tid = r.typeId();
-        TypeId::AttributeInformation info;
-        NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(r.attribute, &info),
-                            tid.GetName() << " has no Attribute " << r.attribute);
-        NiccScenarioKey k;
-        k.name = r.name;
-        k.type = info.checker->GetUnderlyingTypeInformation();
-        k.target = NiccScenarioKey::ATTRIBUTE;
-        k.typeId = tid.GetName();
-        k.attribute = r.attribute;
-        k.suffix = r.suffix;
-        k.help = info.help;
-        if (r.def)
-        {
-            k.def = r.def;
-        }
-        else if (k.suffix == "us")
-        {
-            const auto* t = dynamic_cast<const TimeValue*>(PeekPointer(info.initialValue));
-            k.def = t ? std::to_string(t->Get().GetMicroSeconds()) : "";
-        }
-        else
-        {
-            k.def = info.initialValue->SerializeToString(info.checker);
-        }
-        if (k.suffix == "us")
-        {
-            k.unit = "us";
-        }
-        keys.push_back(k);
-    }
+    k.help.resize(k.help.size() - 2);
+    k.def = CompatPresets().front().name;
+    return k;
+}
 
-    // The NIC's selectors and profiles.
-    keys.push_back(NicChoiceKey("cc",
-                                "CongestionControl",
-                                Choices(nicc::hal::kCcKinds),
-                                "dcqcn",
-                                "congestion control of every QP unless its workload's <workload>_cc "
-                                "or its flow file row says otherwise: " +
-                                    ChoiceDocs(nicc::hal::kCcKinds, nicc::hal::kCcKindCount)));
-    // One key per workload kind (NiccFlowKindName: poisson_cc, incast_cc,
-    // permutation_cc, allreduce_cc, alltoall_cc, file_cc): a run mixes
-    // transports, the CC chosen per flow.
+// A model Attribute's key: type, range, default and help from its TypeId.
+NiccScenarioKey
+AttributeKey(const AttributeKeyRow& r)
+{
+    const TypeId tid = r.typeId();
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(r.attribute, &info),
+                        tid.GetName() << " has no Attribute " << r.attribute);
+    NiccScenarioKey k;
+    k.name = r.name;
+    k.type = info.checker->GetUnderlyingTypeInformation();
+    k.target = NiccScenarioKey::ATTRIBUTE;
+    k.typeId = tid.GetName();
+    k.attribute = r.attribute;
+    k.suffix = r.suffix;
+    k.help = info.help;
+    if (r.def)
+    {
+        k.def = r.def;
+    }
+    else if (k.suffix == "us")
+    {
+        const auto* t = dynamic_cast<const TimeValue*>(PeekPointer(info.initialValue));
+        k.def = t ? std::to_string(t->Get().GetMicroSeconds()) : "";
+    }
+    else
+    {
+        k.def = info.initialValue->SerializeToString(info.checker);
+    }
+    if (k.suffix == "us")
+    {
+        k.unit = "us";
+    }
+    return k;
+}
+
+// One key per workload kind (NiccFlowKindName: poisson_cc, incast_cc,
+// permutation_cc, allreduce_cc, alltoall_cc, file_cc): a run mixes
+// transports, the CC chosen per flow.
+void
+AddWorkloadCcKeys(std::vector<NiccScenarioKey>* keys)
+{
     for (uint32_t kind = 0; kind < NICC_FLOW_KINDS; ++kind)
     {
         if (static_cast<NiccFlowKind>(kind) == NiccFlowKind::OTHER)
@@ -193,14 +178,14 @@ BuildKeys()
                                    "HPCC format)"
                                  : " flows") +
                  "; cc = the key cc's";
-        keys.push_back(k);
+        keys->push_back(k);
     }
-    keys.push_back(NicChoiceKey("spray",
-                                "SprayPolicy",
-                                Choices(nicc::spray::kPolicies),
-                                "ecmp",
-                                "NIC path selection policy (engine; per-packet entropy values): " +
-                                    ChoiceDocs(nicc::spray::kPolicies, nicc::spray::kPolicyCount)));
+}
+
+// <algo>.profile for every engine algorithm with more than one profile.
+void
+AddProfileKeys(std::vector<NiccScenarioKey>* keys)
+{
     std::set<std::string> profiled;
     nicc::host::ForEachTable([&](const auto& t) {
         if (t.profile_count < 2 || !profiled.insert(t.algo).second)
@@ -214,15 +199,19 @@ BuildKeys()
             names += std::string(i ? "|" : "") + t.profiles[i].name;
             docs += std::string(i ? "; " : "") + t.profiles[i].name + " = " + t.profiles[i].doc;
         }
-        keys.push_back(NicChoiceKey(std::string(t.algo) + ".profile",
+        keys->push_back(NicChoiceKey(std::string(t.algo) + ".profile",
                                     nicc::host::CamelCase(t.algo) + "Profile",
                                     names,
                                     t.profiles[0].name,
                                     std::string(t.algo) + " parameter profile: " + docs + "; " +
                                         t.algo + ".* keys at -1 take its values"));
     });
+}
 
-    // Every engine parameter, from the tables.
+// Every engine parameter, from the tables (backend rows excepted).
+void
+AddEngineKeys(std::vector<NiccScenarioKey>* keys)
+{
     nicc::host::ForEachTable([&](const auto& t) {
         for (uint32_t r = 0; r < t.count; ++r)
         {
@@ -253,9 +242,48 @@ BuildKeys()
                 k.altName = nicc::host::SelectorKey(t, row);
                 k.help += "; also " + k.altName;
             }
-            keys.push_back(k);
+            keys->push_back(k);
         }
     });
+}
+
+std::vector<NiccScenarioKey>
+BuildKeys()
+{
+    std::vector<NiccScenarioKey> keys;
+    for (const auto& r : ScenarioKeyRows())
+    {
+        NiccScenarioKey k;
+        k.name = r.name;
+        k.type = r.type;
+        k.min = r.min;
+        k.max = r.max;
+        k.def = r.def;
+        k.help = r.help;
+        keys.push_back(k);
+    }
+    keys.push_back(CompatKey());
+    for (const auto& r : AttributeKeyRows())
+    {
+        keys.push_back(AttributeKey(r));
+    }
+    // The NIC's selectors and profiles.
+    keys.push_back(NicChoiceKey("cc",
+                                "CongestionControl",
+                                Choices(nicc::hal::kCcKinds),
+                                "dcqcn",
+                                "congestion control of every QP unless its workload's <workload>_cc "
+                                "or its flow file row says otherwise: " +
+                                    ChoiceDocs(nicc::hal::kCcKinds, nicc::hal::kCcKindCount)));
+    AddWorkloadCcKeys(&keys);
+    keys.push_back(NicChoiceKey("spray",
+                                "SprayPolicy",
+                                Choices(nicc::spray::kPolicies),
+                                "ecmp",
+                                "NIC path selection policy (engine; per-packet entropy values): " +
+                                    ChoiceDocs(nicc::spray::kPolicies, nicc::spray::kPolicyCount)));
+    AddProfileKeys(&keys);
+    AddEngineKeys(&keys);
     for (const auto& [name, def] : DerivedKeyDefaults())
     {
         for (auto& k : keys)
@@ -318,63 +346,6 @@ bool
 NiccScenario::IsKey(const std::string& key)
 {
     return FindKey(key) != nullptr;
-}
-
-const std::vector<std::string>&
-NiccScenario::Names()
-{
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> v;
-        for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
-        {
-            v.emplace_back(r.name);
-        }
-        return v;
-    }();
-    return names;
-}
-
-std::string
-NiccScenario::NamesText(const char* sep, const char* last, bool fabricOnly)
-{
-    std::vector<std::string> names;
-    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
-    {
-        if (r.fabric || !fabricOnly)
-        {
-            names.emplace_back(r.name);
-        }
-    }
-    std::string out;
-    for (size_t i = 0; i < names.size(); ++i)
-    {
-        out += (i == 0 ? "" : i + 1 == names.size() ? last : sep) + names[i];
-    }
-    return out;
-}
-
-std::string
-NiccScenario::ScenariosHelp()
-{
-    std::string out;
-    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
-    {
-        out += std::string("  ") + r.name + ": " + r.summary + "\n";
-    }
-    return out;
-}
-
-bool
-NiccScenario::IsFabric(const std::string& scenario)
-{
-    for (const BuiltinScenarioRow& r : BuiltinScenarioRows())
-    {
-        if (scenario == r.name)
-        {
-            return r.fabric;
-        }
-    }
-    return false;
 }
 
 std::string

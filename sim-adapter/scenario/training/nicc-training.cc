@@ -177,6 +177,171 @@ Num(const NiccScenario& s, const char* key)
     return std::stod(s.Get(key));
 }
 
+// Transformer presets: the layer stack from the preset (training_tp,
+// training_model_layers, training_micro_batch), times set by keys replacing
+// the preset's (backward split evenly).
+bool
+TransformerSpec(const NiccScenario& s,
+                const NiccTrainingPreset& preset,
+                uint32_t tp,
+                double bytesPerParam,
+                NiccTrainingSpec* spec,
+                std::string* error)
+{
+    const double modelLayersKey = Num(s, "training_model_layers");
+    const double layers = modelLayersKey >= 0 ? modelLayersKey : preset.layers;
+    const double b = Num(s, "training_micro_batch") > 0 ? Num(s, "training_micro_batch") : preset.microBatch;
+    if (layers < 1)
+    {
+        *error = "key 'training_model_layers': training=" + s.Get("training") + " needs at least 1 layer";
+        return false;
+    }
+    NiccTransformerSpec(preset, tp, static_cast<uint32_t>(layers), b, bytesPerParam, spec);
+    if (Num(s, "training_forward_us") >= 0)
+    {
+        spec->forwardNs = std::llround(Num(s, "training_forward_us") * 1e3);
+    }
+    if (Num(s, "training_optimizer_us") >= 0)
+    {
+        spec->optimizerNs = std::llround(Num(s, "training_optimizer_us") * 1e3);
+    }
+    if (Num(s, "training_backward_us") >= 0)
+    {
+        const int64_t all = std::llround(Num(s, "training_backward_us") * 1e3);
+        const int64_t n = static_cast<int64_t>(spec->layers.size());
+        for (int64_t k = 0; k < n; ++k)
+        {
+            spec->layers[k].backwardNs = all * (k + 1) / n - all * k / n;
+        }
+        spec->backwardNs = all;
+    }
+    return true;
+}
+
+// training_model_layers = L equal layers: bytes and backward time split evenly.
+bool
+EqualLayers(const NiccScenario& s, NiccTrainingSpec* spec, std::string* error)
+{
+    const double modelLayersKey = Num(s, "training_model_layers");
+    if (modelLayersKey <= 0)
+    {
+        return true;
+    }
+    if (!spec->layers.empty())
+    {
+        *error = "key 'training_model_layers': not with training_layers_file (the file gives the layers)";
+        return false;
+    }
+    const uint64_t n = static_cast<uint64_t>(modelLayersKey);
+    if (n > spec->gradBytes)
+    {
+        *error = "key 'training_model_layers': more layers than gradient bytes";
+        return false;
+    }
+    for (uint64_t k = 0; k < n; ++k)
+    {
+        const uint64_t bytes = spec->gradBytes * (k + 1) / n - spec->gradBytes * k / n;
+        const int64_t ns = spec->backwardNs * static_cast<int64_t>(k + 1) / static_cast<int64_t>(n) -
+                           spec->backwardNs * static_cast<int64_t>(k) / static_cast<int64_t>(n);
+        spec->layers.push_back({bytes, ns});
+    }
+    return true;
+}
+
+// A preset's times and gradient bytes or custom ones from the keys (each
+// time or size key: its value, else (-1) the preset's; custom needs it); a
+// layer profile gives the gradient bytes and backward time.
+bool
+ProfileSpec(const NiccScenario& s,
+            const NiccTrainingPreset* preset,
+            double bytesPerParam,
+            NiccTrainingSpec* spec,
+            std::string* error)
+{
+    auto pick = [&](const char* key, double presetValue, double* out) {
+        const double v = Num(s, key);
+        if (v >= 0)
+        {
+            *out = v;
+            return true;
+        }
+        if (preset == nullptr)
+        {
+            *error = std::string("key '") + key + "': required with training=custom (-1 = a preset's value)";
+            return false;
+        }
+        *out = presetValue;
+        return true;
+    };
+    double fwd = 0;
+    double bwd = 0;
+    double opt = 0;
+    double grad = 0;
+    const bool layers = !spec->layers.empty();
+    if (!pick("training_forward_us", preset ? preset->forwardUs : 0, &fwd) ||
+        (!layers && !pick("training_backward_us", preset ? preset->backwardUs : 0, &bwd)) ||
+        !pick("training_optimizer_us", preset ? preset->optimizerUs : 0, &opt) ||
+        (!layers && !pick("training_grad_bytes", preset ? preset->params * bytesPerParam : 0, &grad)))
+    {
+        return false;
+    }
+    spec->forwardNs = std::llround(fwd * 1e3);
+    spec->backwardNs = std::llround(bwd * 1e3);
+    spec->optimizerNs = std::llround(opt * 1e3);
+    spec->gradBytes = static_cast<uint64_t>(std::llround(grad));
+    if (!EqualLayers(s, spec, error))
+    {
+        return false;
+    }
+    if (!spec->layers.empty())
+    {
+        // Reported as run (the timeline takes them from the layers).
+        spec->backwardNs = 0;
+        spec->gradBytes = 0;
+        for (const NiccTrainingLayer& l : spec->layers)
+        {
+            spec->backwardNs += l.backwardNs;
+            spec->gradBytes += l.bytes;
+        }
+    }
+    return true;
+}
+
+// The job's compute and gradients from the preset and keys, and its
+// iteration, microbatch and bucket keys.
+bool
+SpecFromKeys(const NiccScenario& s,
+             const NiccTrainingPreset* preset,
+             uint32_t tp,
+             NiccTrainingSpec* spec,
+             std::string* error)
+{
+    const double bytesPerParam = s.Get("training_precision") == "fp32" ? 4.0 : 2.0;
+    const std::string layersFile = s.Get("training_layers_file");
+    const bool transformer = preset != nullptr && preset->layers > 0;
+    if (transformer && (!layersFile.empty() || Num(s, "training_grad_bytes") >= 0))
+    {
+        *error = std::string(layersFile.empty() ? "key 'training_grad_bytes'" : "key 'training_layers_file'") +
+                 ": not with training=" + s.Get("training") + " (its layers give the gradient bytes)";
+        return false;
+    }
+    if (!layersFile.empty() && !NiccReadTrainingLayers(layersFile, &spec->layers, error))
+    {
+        *error = "key 'training_layers_file': " + *error;
+        return false;
+    }
+    if (transformer ? !TransformerSpec(s, *preset, tp, bytesPerParam, spec, error)
+                    : !ProfileSpec(s, preset, bytesPerParam, spec, error))
+    {
+        return false;
+    }
+    spec->iterations = static_cast<uint32_t>(Num(s, "training_iterations"));
+    spec->microbatches = static_cast<uint32_t>(Num(s, "training_microbatches"));
+    spec->bucketCapBytes = static_cast<uint64_t>(std::llround(Num(s, "training_bucket_mb") * 1048576.0));
+    spec->firstBucketCapBytes = static_cast<uint64_t>(std::llround(Num(s, "training_first_bucket_mb") * 1048576.0));
+    return true;
+}
+
 } // namespace
 
 bool
@@ -203,129 +368,10 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
     {
         preset = mode == p.name ? &p : preset;
     }
-    // A time or size key: its value, else (-1) the preset's; custom needs it.
-    auto pick = [&](const char* key, double presetValue, double* out) {
-        const double v = Num(s, key);
-        if (v >= 0)
-        {
-            *out = v;
-            return true;
-        }
-        if (preset == nullptr)
-        {
-            *error = std::string("key '") + key + "': required with training=custom (-1 = a preset's value)";
-            return false;
-        }
-        *out = presetValue;
-        return true;
-    };
-    const double bytesPerParam = s.Get("training_precision") == "fp32" ? 4.0 : 2.0;
-    NiccTrainingSpec spec;
-    const std::string layersFile = s.Get("training_layers_file");
-    const bool transformer = preset != nullptr && preset->layers > 0;
-    if (transformer && (!layersFile.empty() || Num(s, "training_grad_bytes") >= 0))
-    {
-        *error = std::string(layersFile.empty() ? "key 'training_grad_bytes'" : "key 'training_layers_file'") +
-                 ": not with training=" + mode + " (its layers give the gradient bytes)";
-        return false;
-    }
-    if (!layersFile.empty() && !NiccReadTrainingLayers(layersFile, &spec.layers, error))
-    {
-        *error = "key 'training_layers_file': " + *error;
-        return false;
-    }
-    double fwd = 0;
-    double bwd = 0;
-    double opt = 0;
-    double grad = 0;
-    const double modelLayersKey = Num(s, "training_model_layers");
     const uint32_t tpKey = static_cast<uint32_t>(Num(s, "training_tp"));
     const uint32_t tp = tpKey > 0 ? tpKey : (preset ? preset->tp : 1);
-    if (transformer)
-    {
-        const double layers = modelLayersKey >= 0 ? modelLayersKey : preset->layers;
-        const double b = Num(s, "training_micro_batch") > 0 ? Num(s, "training_micro_batch") : preset->microBatch;
-        if (layers < 1)
-        {
-            *error = "key 'training_model_layers': training=" + mode + " needs at least 1 layer";
-            return false;
-        }
-        NiccTransformerSpec(*preset, tp, static_cast<uint32_t>(layers), b, bytesPerParam, &spec);
-        // Times set by keys replace the preset's (backward split evenly).
-        if (Num(s, "training_forward_us") >= 0)
-        {
-            spec.forwardNs = std::llround(Num(s, "training_forward_us") * 1e3);
-        }
-        if (Num(s, "training_optimizer_us") >= 0)
-        {
-            spec.optimizerNs = std::llround(Num(s, "training_optimizer_us") * 1e3);
-        }
-        if (Num(s, "training_backward_us") >= 0)
-        {
-            const int64_t all = std::llround(Num(s, "training_backward_us") * 1e3);
-            const int64_t n = static_cast<int64_t>(spec.layers.size());
-            for (int64_t k = 0; k < n; ++k)
-            {
-                spec.layers[k].backwardNs = all * (k + 1) / n - all * k / n;
-            }
-            spec.backwardNs = all;
-        }
-    }
-    else
-    {
-        // With a profile, its layers give the gradient bytes and backward time.
-        const bool layers = !spec.layers.empty();
-        if (!pick("training_forward_us", preset ? preset->forwardUs : 0, &fwd) ||
-            (!layers && !pick("training_backward_us", preset ? preset->backwardUs : 0, &bwd)) ||
-            !pick("training_optimizer_us", preset ? preset->optimizerUs : 0, &opt) ||
-            (!layers && !pick("training_grad_bytes", preset ? preset->params * bytesPerParam : 0, &grad)))
-        {
-            return false;
-        }
-        spec.forwardNs = std::llround(fwd * 1e3);
-        spec.backwardNs = std::llround(bwd * 1e3);
-        spec.optimizerNs = std::llround(opt * 1e3);
-        spec.gradBytes = static_cast<uint64_t>(std::llround(grad));
-        if (modelLayersKey > 0)
-        {
-            // L equal layers: bytes and backward time split evenly.
-            if (layers)
-            {
-                *error = "key 'training_model_layers': not with training_layers_file (the file gives the layers)";
-                return false;
-            }
-            const uint64_t n = static_cast<uint64_t>(modelLayersKey);
-            if (n > spec.gradBytes)
-            {
-                *error = "key 'training_model_layers': more layers than gradient bytes";
-                return false;
-            }
-            for (uint64_t k = 0; k < n; ++k)
-            {
-                const uint64_t bytes = spec.gradBytes * (k + 1) / n - spec.gradBytes * k / n;
-                const int64_t ns = spec.backwardNs * static_cast<int64_t>(k + 1) / static_cast<int64_t>(n) -
-                                   spec.backwardNs * static_cast<int64_t>(k) / static_cast<int64_t>(n);
-                spec.layers.push_back({bytes, ns});
-            }
-        }
-        if (!spec.layers.empty())
-        {
-            // Reported as run (the timeline takes them from the layers).
-            spec.backwardNs = 0;
-            spec.gradBytes = 0;
-            for (const NiccTrainingLayer& l : spec.layers)
-            {
-                spec.backwardNs += l.backwardNs;
-                spec.gradBytes += l.bytes;
-            }
-        }
-    }
-    spec.iterations = static_cast<uint32_t>(Num(s, "training_iterations"));
-    spec.microbatches = static_cast<uint32_t>(Num(s, "training_microbatches"));
-    spec.bucketCapBytes = static_cast<uint64_t>(std::llround(Num(s, "training_bucket_mb") * 1048576.0));
-    spec.firstBucketCapBytes = static_cast<uint64_t>(std::llround(Num(s, "training_first_bucket_mb") * 1048576.0));
-    const uint32_t hosts = groups * groupSize;
-    if (!SetUpParallel(s, tp, hosts, &spec, error))
+    NiccTrainingSpec spec;
+    if (!SpecFromKeys(s, preset, tp, &spec, error) || !SetUpParallel(s, tp, groups * groupSize, &spec, error))
     {
         return false;
     }
@@ -334,10 +380,47 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
         *error = "keys 'training_*': " + *error;
         return false;
     }
+    const std::string layout = tp > 1 ? "tp-groups" : s.Get("allreduce_ring");
+    if (!SetUpRings(s, tp, groups, groupSize, layout, error))
+    {
+        return false;
+    }
+    m_info.on = true;
+    m_info.preset = preset ? preset->name : "custom";
+    m_info.source = preset ? preset->source : "";
+    m_info.ringLayout = layout;
+    m_info.algo = s.Get("allreduce_algo");
+    m_info.relay = s.Get("allreduce_relay");
+    m_tree = m_info.algo == "tree";
+    m_chunks = static_cast<uint32_t>(Num(s, "allreduce_chunks"));
+    m_info.rings = static_cast<uint32_t>(m_rings.size());
+    m_info.ranks = static_cast<uint32_t>(m_rings.size() * m_rings[0].size());
+    m_info.tp = tp;
+    m_info.tpGroups = static_cast<uint32_t>(m_tpGroups.size());
+    // NVLink carries the TP rings when each TP group is inside one server.
+    m_info.tpNvlink = !m_tpGroups.empty() && Num(s, "nvlink_gbps") > 0 && groupSize % tp == 0;
+    m_info.iterationsPlanned = spec.iterations;
+    m_info.spec = spec;
+    m_info.computeNs = m_timeline.ComputeNs();
+    m_info.buckets = m_timeline.Buckets();
 
+    m_work->HoldCollectives(true);
+    m_timeline.Start(std::llround(Num(s, "training_start_us") * 1e3));
+    Next();
+    return true;
+}
+
+bool
+NiccTrainingRun::SetUpRings(const NiccScenario& s,
+                            uint32_t tp,
+                            uint32_t groups,
+                            uint32_t groupSize,
+                            const std::string& layout,
+                            std::string* error)
+{
     // Ranks without TP: the allreduce_ring layout over every host, or its
     // first training_ranks ranks (one-ring layouts only).
-    const std::string layout = tp > 1 ? "tp-groups" : s.Get("allreduce_ring");
+    const uint32_t hosts = groups * groupSize;
     const uint32_t ranks = static_cast<uint32_t>(Num(s, "training_ranks"));
     if (tp == 1)
     {
@@ -363,28 +446,6 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
             return false;
         }
     }
-    m_info.on = true;
-    m_info.preset = preset ? preset->name : "custom";
-    m_info.source = preset ? preset->source : "";
-    m_info.ringLayout = layout;
-    m_info.algo = s.Get("allreduce_algo");
-    m_info.relay = s.Get("allreduce_relay");
-    m_tree = m_info.algo == "tree";
-    m_chunks = static_cast<uint32_t>(Num(s, "allreduce_chunks"));
-    m_info.rings = static_cast<uint32_t>(m_rings.size());
-    m_info.ranks = static_cast<uint32_t>(m_rings.size() * m_rings[0].size());
-    m_info.tp = tp;
-    m_info.tpGroups = static_cast<uint32_t>(m_tpGroups.size());
-    // NVLink carries the TP rings when each TP group is inside one server.
-    m_info.tpNvlink = !m_tpGroups.empty() && Num(s, "nvlink_gbps") > 0 && groupSize % tp == 0;
-    m_info.iterationsPlanned = spec.iterations;
-    m_info.spec = spec;
-    m_info.computeNs = m_timeline.ComputeNs();
-    m_info.buckets = m_timeline.Buckets();
-
-    m_work->HoldCollectives(true);
-    m_timeline.Start(std::llround(Num(s, "training_start_us") * 1e3));
-    Next();
     return true;
 }
 

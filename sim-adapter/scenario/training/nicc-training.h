@@ -131,6 +131,14 @@ class NiccTrainingRun
     void AllReduceDone(NiccTrainingStream stream);
     /// training_tp and the layer-stack keys into `spec`; the DP / TP groups.
     bool SetUpParallel(const NiccScenario& s, uint32_t tp, uint32_t hosts, NiccTrainingSpec* spec, std::string* error);
+    /// The DP rings of `layout` (without TP: over every host, or the first
+    /// training_ranks); refused with fewer than 2 ranks per ring.
+    bool SetUpRings(const NiccScenario& s,
+                    uint32_t tp,
+                    uint32_t groups,
+                    uint32_t groupSize,
+                    const std::string& layout,
+                    std::string* error);
 
     bool m_on{false};
     NiccWorkload* m_work{nullptr};

@@ -150,28 +150,232 @@ NiccFlowFile::List() const
     return out;
 }
 
+namespace
+{
+
+// CSV columns: the required four, then the optional ones.
+const std::vector<std::string> CSV_COLUMNS = {"src", "dst", "size_bytes", "start_us", "cc", "prio", "dport"};
+constexpr size_t CSV_REQUIRED = 4;
+
+// One parse of a flow file's text: the header (a CSV header or the HPCC
+// count) and then one flow per line, each refused with file:line and field.
+struct FlowFileParser
+{
+    const std::string& text;
+    const std::string& source;
+    NiccFlowFile* out;
+    std::string* error;
+    std::vector<int> colOf = std::vector<int>(CSV_COLUMNS.size(), -1); ///< column -> position in the header
+    size_t nCols{0};
+    uint32_t headLine{0}; ///< line of the count / header
+    uint64_t count{0};    ///< HPCC: the flows the file says it has
+
+    bool Fail(uint32_t line, const std::string& msg)
+    {
+        *error = source + ":" + std::to_string(line) + ": " + msg;
+        return false;
+    }
+
+    bool Field(uint32_t line, const std::string& name, const std::string& why)
+    {
+        return Fail(line, "field '" + name + "': " + why);
+    }
+
+    bool CsvHeader(const std::string& raw, uint32_t lineNo)
+    {
+        out->format = NiccFlowFile::CSV;
+        const std::vector<std::string> names = Split(raw, true);
+        for (size_t k = 0; k < names.size(); ++k)
+        {
+            const auto it = std::find(CSV_COLUMNS.begin(), CSV_COLUMNS.end(), names[k]);
+            if (it == CSV_COLUMNS.end())
+            {
+                return Fail(lineNo, "header: unknown column '" + names[k] +
+                                        "' (columns: src, dst, size_bytes, start_us; optional cc, prio, dport)");
+            }
+            int& pos = colOf[it - CSV_COLUMNS.begin()];
+            if (pos >= 0)
+            {
+                return Fail(lineNo, "header: column '" + names[k] + "' appears twice");
+            }
+            pos = static_cast<int>(k);
+        }
+        for (size_t c = 0; c < CSV_REQUIRED; ++c)
+        {
+            if (colOf[c] < 0)
+            {
+                return Fail(lineNo, "header: missing column '" + CSV_COLUMNS[c] +
+                                        "' (needs src, dst, size_bytes, start_us)");
+            }
+        }
+        nCols = names.size();
+        return true;
+    }
+
+    // HPCC: the count alone; traffic_gen.py rewrites it in place over its
+    // estimate, which leaves trailing spaces, so any trailing whitespace is
+    // accepted (and nothing else, as the simulator's stream read would then
+    // take the rest for the first flow).
+    bool HpccCount(const std::string& raw, uint32_t lineNo)
+    {
+        const std::vector<std::string> tok = Split(raw, false);
+        if (tok.size() != 1)
+        {
+            return Field(lineNo, "count", "expected the flow count alone on the first line (HPCC format) "
+                                          "or a CSV header, got '" + raw + "'");
+        }
+        if (!NiccParseUnsigned(tok[0], &count) || count > NICC_FLOW_FILE_MAX_FLOWS)
+        {
+            return Field(lineNo, "count", "'" + tok[0] + "' is not a flow count in [0, " +
+                                              std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + "]");
+        }
+        out->format = NiccFlowFile::HPCC;
+        // Sized by the text, not by the count alone: a flow line has at
+        // least 11 characters ("0 1 0 0 1 0"), and a 9-byte file claiming
+        // 10^7 flows would otherwise reserve 720 MB before its first flow.
+        out->flows.reserve(std::min<uint64_t>(count, text.size() / 11 + 1));
+        return true;
+    }
+
+    // "src dst pg dport size start_s"
+    bool HpccFlow(const std::vector<std::string>& tok, uint32_t lineNo, NiccFileFlow* f)
+    {
+        std::string why;
+        uint32_t small = 0;
+        if (tok.size() != 6)
+        {
+            return Fail(lineNo, "expected 6 fields 'src dst pg dport size start_s', got " + std::to_string(tok.size()));
+        }
+        if (!Id(tok[0], &f->src, &why))
+        {
+            return Field(lineNo, "src", why);
+        }
+        if (!Id(tok[1], &f->dst, &why))
+        {
+            return Field(lineNo, "dst", why);
+        }
+        if (!Small(tok[2], MAX_PG, &small, &why))
+        {
+            return Field(lineNo, "pg", why);
+        }
+        f->pg = static_cast<uint8_t>(small);
+        if (!Small(tok[3], 65535, &small, &why))
+        {
+            return Field(lineNo, "dport", why);
+        }
+        f->dport = static_cast<uint16_t>(small);
+        if (!Size(tok[4], &f->sizeBytes, &why))
+        {
+            return Field(lineNo, "size", why);
+        }
+        if (!Start(tok[5], 1e9, &f->startNs, &why))
+        {
+            return Field(lineNo, "start_s", why + " (seconds)");
+        }
+        return true;
+    }
+
+    // The optional CSV columns cc, prio and dport (empty: the scenario's).
+    bool CsvOptional(const std::vector<std::string>& tok, uint32_t lineNo, NiccFileFlow* f)
+    {
+        auto cell = [&](size_t c) -> const std::string& { return tok[static_cast<size_t>(colOf[c])]; };
+        std::string why;
+        uint32_t small = 0;
+        if (colOf[4] >= 0)
+        {
+            f->cc = cell(4);
+            nicc::hal::CcKind kind;
+            if (!f->cc.empty() && !NiccCcKindByName(f->cc, &kind))
+            {
+                return Field(lineNo, "cc", "'" + f->cc + "' is no congestion control (one of " +
+                                               NiccCcKindNames(", ") + "; empty = the scenario's)");
+            }
+        }
+        if (colOf[5] >= 0 && !cell(5).empty())
+        {
+            if (!Small(cell(5), MAX_PG, &small, &why))
+            {
+                return Field(lineNo, "prio", why);
+            }
+            f->pg = static_cast<uint8_t>(small);
+        }
+        if (colOf[6] >= 0 && !cell(6).empty())
+        {
+            if (!Small(cell(6), 65535, &small, &why))
+            {
+                return Field(lineNo, "dport", why);
+            }
+            f->dport = static_cast<uint16_t>(small);
+        }
+        return true;
+    }
+
+    bool CsvFlow(const std::vector<std::string>& tok, uint32_t lineNo, NiccFileFlow* f)
+    {
+        if (tok.size() != nCols)
+        {
+            return Fail(lineNo, "expected " + std::to_string(nCols) + " comma-separated fields (the header, line " +
+                                    std::to_string(headLine) + "), got " + std::to_string(tok.size()));
+        }
+        auto cell = [&](size_t c) -> const std::string& { return tok[static_cast<size_t>(colOf[c])]; };
+        std::string why;
+        if (!Id(cell(0), &f->src, &why))
+        {
+            return Field(lineNo, "src", why);
+        }
+        if (!Id(cell(1), &f->dst, &why))
+        {
+            return Field(lineNo, "dst", why);
+        }
+        if (!Size(cell(2), &f->sizeBytes, &why))
+        {
+            return Field(lineNo, "size_bytes", why);
+        }
+        if (!Start(cell(3), 1e3, &f->startNs, &why))
+        {
+            return Field(lineNo, "start_us", why + " (microseconds)");
+        }
+        return CsvOptional(tok, lineNo, f);
+    }
+
+    // One line after the header: a flow, or (HPCC) a line past the count.
+    bool FlowLine(const std::string& raw, uint32_t lineNo)
+    {
+        const bool csv = out->format == NiccFlowFile::CSV;
+        if (!csv && out->flows.size() == count)
+        {
+            ++out->ignoredLines; // the simulator reads exactly `count` flows
+            return true;
+        }
+        if (csv && out->flows.size() == NICC_FLOW_FILE_MAX_FLOWS)
+        {
+            return Fail(lineNo, "more than " + std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + " flows");
+        }
+        const std::vector<std::string> tok = Split(raw, csv);
+        NiccFileFlow f{0, 0, 0, 0, 0, 0, "", lineNo};
+        if (!(csv ? CsvFlow(tok, lineNo, &f) : HpccFlow(tok, lineNo, &f)))
+        {
+            return false;
+        }
+        if (f.src == f.dst)
+        {
+            return Field(lineNo, "dst", "the flow goes from host " + std::to_string(f.src) +
+                                            " to itself (source and destination must differ)");
+        }
+        out->flows.push_back(std::move(f));
+        return true;
+    }
+};
+
+} // namespace
+
 bool
 NiccParseFlowFile(const std::string& text, const std::string& source, NiccFlowFile* out, std::string* error)
 {
     *out = NiccFlowFile{};
     out->source = source;
-    auto fail = [&](uint32_t line, const std::string& msg) {
-        *error = source + ":" + std::to_string(line) + ": " + msg;
-        return false;
-    };
-    auto field = [&](uint32_t line, const std::string& name, const std::string& why) {
-        return fail(line, "field '" + name + "': " + why);
-    };
-
-    // CSV columns: the required four, then the optional ones.
-    static const std::vector<std::string> columns = {"src", "dst", "size_bytes", "start_us", "cc", "prio", "dport"};
-    constexpr size_t REQUIRED = 4;
-    std::vector<int> colOf(columns.size(), -1); // column name -> position in the header
-    size_t nCols = 0;
-    uint32_t headLine = 0; // line of the count / header
-    uint64_t count = 0;
+    FlowFileParser p{text, source, out, error};
     bool started = false;
-
     std::istringstream in(text);
     std::string raw;
     uint32_t lineNo = 0;
@@ -187,179 +391,31 @@ NiccParseFlowFile(const std::string& text, const std::string& source, NiccFlowFi
         {
             continue;
         }
+        bool ok;
         if (!started)
         {
             started = true;
-            headLine = lineNo;
-            if (raw.find(',') != std::string::npos)
-            {
-                out->format = NiccFlowFile::CSV;
-                const std::vector<std::string> names = Split(raw, true);
-                for (size_t k = 0; k < names.size(); ++k)
-                {
-                    const auto it = std::find(columns.begin(), columns.end(), names[k]);
-                    if (it == columns.end())
-                    {
-                        return fail(lineNo, "header: unknown column '" + names[k] +
-                                                "' (columns: src, dst, size_bytes, start_us; optional cc, "
-                                                "prio, dport)");
-                    }
-                    int& pos = colOf[it - columns.begin()];
-                    if (pos >= 0)
-                    {
-                        return fail(lineNo, "header: column '" + names[k] + "' appears twice");
-                    }
-                    pos = static_cast<int>(k);
-                }
-                for (size_t c = 0; c < REQUIRED; ++c)
-                {
-                    if (colOf[c] < 0)
-                    {
-                        return fail(lineNo, "header: missing column '" + columns[c] +
-                                                "' (needs src, dst, size_bytes, start_us)");
-                    }
-                }
-                nCols = names.size();
-                continue;
-            }
-            // HPCC: the count alone; traffic_gen.py rewrites it in place over
-            // its estimate, which leaves trailing spaces, so any trailing
-            // whitespace is accepted (and nothing else, as the simulator's
-            // stream read would then take the rest for the first flow).
-            const std::vector<std::string> tok = Split(raw, false);
-            if (tok.size() != 1)
-            {
-                return field(lineNo, "count", "expected the flow count alone on the first line (HPCC format) "
-                                              "or a CSV header, got '" + raw + "'");
-            }
-            if (!NiccParseUnsigned(tok[0], &count) || count > NICC_FLOW_FILE_MAX_FLOWS)
-            {
-                return field(lineNo, "count", "'" + tok[0] + "' is not a flow count in [0, " +
-                                                  std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + "]");
-            }
-            out->format = NiccFlowFile::HPCC;
-            // Sized by the text, not by the count alone: a flow line has at
-            // least 11 characters ("0 1 0 0 1 0"), and a 9-byte file claiming
-            // 10^7 flows would otherwise reserve 720 MB before its first flow.
-            out->flows.reserve(std::min<uint64_t>(count, text.size() / 11 + 1));
-            continue;
-        }
-
-        const bool csv = out->format == NiccFlowFile::CSV;
-        if (!csv && out->flows.size() == count)
-        {
-            ++out->ignoredLines; // the simulator reads exactly `count` flows
-            continue;
-        }
-        if (csv && out->flows.size() == NICC_FLOW_FILE_MAX_FLOWS)
-        {
-            return fail(lineNo, "more than " + std::to_string(NICC_FLOW_FILE_MAX_FLOWS) + " flows");
-        }
-        const std::vector<std::string> tok = Split(raw, csv);
-        NiccFileFlow f{0, 0, 0, 0, 0, 0, "", lineNo};
-        std::string why;
-        uint32_t small = 0;
-        if (!csv)
-        {
-            if (tok.size() != 6)
-            {
-                return fail(lineNo, "expected 6 fields 'src dst pg dport size start_s', got " +
-                                        std::to_string(tok.size()));
-            }
-            if (!Id(tok[0], &f.src, &why))
-            {
-                return field(lineNo, "src", why);
-            }
-            if (!Id(tok[1], &f.dst, &why))
-            {
-                return field(lineNo, "dst", why);
-            }
-            if (!Small(tok[2], MAX_PG, &small, &why))
-            {
-                return field(lineNo, "pg", why);
-            }
-            f.pg = static_cast<uint8_t>(small);
-            if (!Small(tok[3], 65535, &small, &why))
-            {
-                return field(lineNo, "dport", why);
-            }
-            f.dport = static_cast<uint16_t>(small);
-            if (!Size(tok[4], &f.sizeBytes, &why))
-            {
-                return field(lineNo, "size", why);
-            }
-            if (!Start(tok[5], 1e9, &f.startNs, &why))
-            {
-                return field(lineNo, "start_s", why + " (seconds)");
-            }
+            p.headLine = lineNo;
+            ok = raw.find(',') != std::string::npos ? p.CsvHeader(raw, lineNo) : p.HpccCount(raw, lineNo);
         }
         else
         {
-            if (tok.size() != nCols)
-            {
-                return fail(lineNo, "expected " + std::to_string(nCols) + " comma-separated fields (the header, line " +
-                                        std::to_string(headLine) + "), got " + std::to_string(tok.size()));
-            }
-            auto cell = [&](size_t c) -> const std::string& { return tok[static_cast<size_t>(colOf[c])]; };
-            if (!Id(cell(0), &f.src, &why))
-            {
-                return field(lineNo, "src", why);
-            }
-            if (!Id(cell(1), &f.dst, &why))
-            {
-                return field(lineNo, "dst", why);
-            }
-            if (!Size(cell(2), &f.sizeBytes, &why))
-            {
-                return field(lineNo, "size_bytes", why);
-            }
-            if (!Start(cell(3), 1e3, &f.startNs, &why))
-            {
-                return field(lineNo, "start_us", why + " (microseconds)");
-            }
-            if (colOf[4] >= 0)
-            {
-                f.cc = cell(4);
-                nicc::hal::CcKind kind;
-                if (!f.cc.empty() && !NiccCcKindByName(f.cc, &kind))
-                {
-                    return field(lineNo, "cc", "'" + f.cc + "' is no congestion control (one of " +
-                                                   NiccCcKindNames(", ") + "; empty = the scenario's)");
-                }
-            }
-            if (colOf[5] >= 0 && !cell(5).empty())
-            {
-                if (!Small(cell(5), MAX_PG, &small, &why))
-                {
-                    return field(lineNo, "prio", why);
-                }
-                f.pg = static_cast<uint8_t>(small);
-            }
-            if (colOf[6] >= 0 && !cell(6).empty())
-            {
-                if (!Small(cell(6), 65535, &small, &why))
-                {
-                    return field(lineNo, "dport", why);
-                }
-                f.dport = static_cast<uint16_t>(small);
-            }
+            ok = p.FlowLine(raw, lineNo);
         }
-        if (f.src == f.dst)
+        if (!ok)
         {
-            return field(lineNo, "dst", "the flow goes from host " + std::to_string(f.src) +
-                                            " to itself (source and destination must differ)");
+            return false;
         }
-        out->flows.push_back(std::move(f));
     }
     if (!started)
     {
-        return fail(lineNo, "empty flow file (expected a flow count or a CSV header "
-                            "'src,dst,size_bytes,start_us')");
+        return p.Fail(lineNo, "empty flow file (expected a flow count or a CSV header "
+                              "'src,dst,size_bytes,start_us')");
     }
-    if (out->format == NiccFlowFile::HPCC && out->flows.size() < count)
+    if (out->format == NiccFlowFile::HPCC && out->flows.size() < p.count)
     {
-        return fail(lineNo, "fewer flows than the count " + std::to_string(count) + " (line " +
-                                std::to_string(headLine) + "): found " + std::to_string(out->flows.size()));
+        return p.Fail(lineNo, "fewer flows than the count " + std::to_string(p.count) + " (line " +
+                                  std::to_string(p.headLine) + "): found " + std::to_string(out->flows.size()));
     }
     return true;
 }
