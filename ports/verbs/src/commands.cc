@@ -1,4 +1,4 @@
-// nicc-verbs subcommands list and doctor (run: run.cc).
+// nicc-verbs subcommands list and doctor (run: run.cc, run_stream.cc).
 #include "nicc/verbs/commands.h"
 
 #include <errno.h>

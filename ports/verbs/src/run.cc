@@ -1,11 +1,10 @@
-// nicc-verbs run: connection setup (TCP exchange, --rdma-cm, or the manual
-// mode), the paced and sprayed RDMA WRITE stream, and its report.
+// nicc-verbs run: the option checks and the setup (device, connection by
+// TCP exchange, --rdma-cm or the manual mode, PD, QPs, buffer), then the
+// stream and its report (run_stream.cc); the shared state is run_session.h.
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <algorithm>
 #include <istream>
 #include <memory>
 #include <ostream>
@@ -24,6 +23,7 @@
 #include "nicc/verbs/exchange.h"
 #include "nicc/verbs/rdma_cm_link.h"
 #include "nicc/verbs/run_report.h"
+#include "run_session.h"
 
 namespace nicc {
 namespace verbs {
@@ -88,62 +88,29 @@ ibv_mtu BytesToMtu(uint32_t b) {
   return static_cast<ibv_mtu>(0);
 }
 
-void SleepNs(uint64_t ns) {
-  timespec ts;
-  ts.tv_sec = static_cast<time_t>(ns / 1000000000ull);
-  ts.tv_nsec = static_cast<long>(ns % 1000000000ull);
-  nanosleep(&ts, nullptr);
-}
-
-// Exit status of a failed connection step (exchange.h's status codes).
-int ExitFor(const absl::Status& s) {
-  return absl::IsUnavailable(s) || absl::IsDeadlineExceeded(s) ? kExitNoPeer : kExitFailed;
-}
-
-// Releases what CmdRun acquired, in reverse order. The context of an
-// rdma_cm connection belongs to librdmacm (cm), not to us.
-struct RunResources {
-  VerbsApi* api = nullptr;
-  std::unique_ptr<CmLink> cm;
-  ibv_context* ctx = nullptr;
-  bool own_ctx = true;
-  ibv_pd* pd = nullptr;
-  ibv_mr* mr = nullptr;
-  void* buf = nullptr;
-  std::unique_ptr<PathSet> ps;
-  ~RunResources() {
-    ps.reset();
-    if (mr != nullptr) (void)api->DeregMr(mr);
-    free(buf);
-    if (pd != nullptr) (void)api->DeallocPd(pd);
-    if (ctx != nullptr && own_ctx) (void)api->CloseDevice(ctx);
-    cm.reset();
-  }
-};
-
-enum class Mode { kManual, kServer, kClient };
-
-}  // namespace
-
-int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::istream& in,
-           std::ostream& out, std::ostream& err) {
-  const Mode mode = opt.server ? Mode::kServer : !opt.host.empty() ? Mode::kClient : Mode::kManual;
+// The connection mode (--server, HOST or the manual mode) and the options
+// it decides on.
+int CheckRunMode(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  std::ostream& err = s.err;
+  s.mode = opt.server ? RunMode::kServer : !opt.host.empty() ? RunMode::kClient : RunMode::kManual;
+  const RunMode mode = s.mode;
   if (opt.server && !opt.host.empty()) {
     err << "nicc-verbs run: --server takes no HOST (the client names the server)\n";
     return kExitUsage;
   }
   // The server receives writes, the client sends them (as ib_write_bw).
-  const bool target = mode == Mode::kServer || (mode == Mode::kManual && opt.role == "target");
-  if (mode == Mode::kManual && opt.role != "target" && opt.role != "initiator") {
+  s.target = mode == RunMode::kServer || (mode == RunMode::kManual && opt.role == "target");
+  if (mode == RunMode::kManual && opt.role != "target" && opt.role != "initiator") {
     err << "nicc-verbs run: --role=" << opt.role << ": expected initiator or target\n";
     return kExitUsage;
   }
-  if (mode == Mode::kManual && !target && opt.peer_qpns.empty()) {
+  if (mode == RunMode::kManual && !s.target && opt.peer_qpns.empty()) {
     err << "nicc-verbs run: name the server: `nicc-verbs run HOST` (and `nicc-verbs run --server` "
            "on HOST), or give --peer_gid/--peer_qpns/--rkey/--addr (manual mode)\n";
     return kExitUsage;
   }
-  if (opt.rdma_cm && mode == Mode::kManual) {
+  if (opt.rdma_cm && mode == RunMode::kManual) {
     err << "nicc-verbs run: --rdma-cm needs --server or HOST\n";
     return kExitUsage;
   }
@@ -152,15 +119,21 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
            "librdmacm-dev and rebuild); the TCP exchange (the default) needs no librdmacm\n";
     return kExitUsage;
   }
-  if (mode != Mode::kManual && (opt.timeout_s <= 0 || opt.timeout_s > 86400)) {
+  if (mode != RunMode::kManual && (opt.timeout_s <= 0 || opt.timeout_s > 86400)) {
     err << "nicc-verbs run: --timeout_s must be in (0, 86400]\n";
     return kExitUsage;
   }
-  CcMode cc;
+  return kExitOk;
+}
+
+// --cc, --spray and --dcqcn_profile.
+int CheckCcOptions(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  std::ostream& err = s.err;
   if (opt.cc == "none") {
-    cc = CcMode::kNone;
+    s.cc = CcMode::kNone;
   } else if (opt.cc == "dcqcn") {
-    cc = CcMode::kDcqcn;
+    s.cc = CcMode::kDcqcn;
   } else {
     err << "nicc-verbs run: --cc=" << opt.cc << ": expected none or dcqcn (HPCC needs INT, "
         << "which a host does not see on RDMA completions)\n";
@@ -171,15 +144,25 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
     err << "nicc-verbs run: " << policy.status().message() << "\n";
     return kExitUsage;
   }
-  const int32_t profile = FindProfile(dcqcn::kParamTable, opt.dcqcn_profile.c_str());
-  if (profile < 0) {
+  s.policy = *policy;
+  s.profile = FindProfile(dcqcn::kParamTable, opt.dcqcn_profile.c_str());
+  if (s.profile < 0) {
     err << "nicc-verbs run: --dcqcn_profile=" << opt.dcqcn_profile << ": expected one of "
         << host::ProfileList(dcqcn::kParamTable) << "\n";
     return kExitUsage;
   }
-  PeerInfo peer;
-  uint32_t num_paths = opt.num_paths;
-  if (mode == Mode::kManual && !target) {
+  return kExitOk;
+}
+
+// The path count, the manual initiator's peer (--peer_qpns, --peer_gid,
+// --rkey), the message size and the MTU.
+int CheckPathOptions(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  std::ostream& err = s.err;
+  const RunMode mode = s.mode;
+  uint32_t& num_paths = s.num_paths;
+  num_paths = opt.num_paths;
+  if (mode == RunMode::kManual && !s.target) {
     absl::StatusOr<std::vector<uint32_t>> qpns = ParseQpns(opt.peer_qpns);
     absl::StatusOr<ibv_gid> gid = ParseGid(opt.peer_gid);
     if (!qpns.ok() || !gid.ok()) {
@@ -191,14 +174,14 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
       err << "nicc-verbs run: need --rkey (non-zero) in the manual mode\n";
       return kExitUsage;
     }
-    peer.qpns = *qpns;
-    peer.gid = *gid;
+    s.peer.qpns = *qpns;
+    s.peer.gid = *gid;
     if (num_paths == 0) num_paths = static_cast<uint32_t>(qpns->size());
-  } else if (mode == Mode::kManual && num_paths == 0) {
+  } else if (mode == RunMode::kManual && num_paths == 0) {
     err << "nicc-verbs run --role=target: give --num_paths (the initiator's path count)\n";
     return kExitUsage;
   }
-  if (mode == Mode::kClient) {
+  if (mode == RunMode::kClient) {
     if (num_paths == 0) num_paths = 4;
     const uint32_t max_paths = opt.rdma_cm ? kMaxCmPaths : kMaxOobPaths;
     if ((num_paths & (num_paths - 1)) != 0 || num_paths > max_paths) {
@@ -207,7 +190,7 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
       return kExitUsage;
     }
   }
-  if (!target && (opt.msg_size == 0 || opt.remote_len < opt.msg_size)) {
+  if (!s.target && (opt.msg_size == 0 || opt.remote_len < opt.msg_size)) {
     err << "nicc-verbs run: need --msg_size > 0 and --remote_len >= --msg_size\n";
     return kExitUsage;
   }
@@ -215,419 +198,376 @@ int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::is
     err << "nicc-verbs run: --mtu=" << opt.mtu << ": expected 256, 512, 1024, 2048 or 4096\n";
     return kExitUsage;
   }
+  return kExitOk;
+}
 
-  RunResources r;
-  r.api = api;
-  std::string devname;
-  // Every mode looks for a device first: the same no-device message
-  // everywhere, before any waiting for a peer.
-  absl::StatusOr<ibv_context*> ctx = OpenDeviceByName(api, roots, opt.device, &devname);
+// Opens the device. Every mode looks for one first: the same no-device
+// message everywhere, before any waiting for a peer.
+int OpenRunDevice(RunSession& s) {
+  absl::StatusOr<ibv_context*> ctx = OpenDeviceByName(s.api, s.roots, s.opt.device, &s.devname);
   if (!ctx.ok()) {
-    err << "nicc-verbs run: " << ctx.status().message();
+    s.err << "nicc-verbs run: " << ctx.status().message();
     if (absl::IsNotFound(ctx.status())) return kExitNoDevice;
-    err << "\n";
+    s.err << "\n";
     return kExitFailed;
   }
-  r.ctx = *ctx;
-  uint8_t port = opt.port;
-  std::unique_ptr<OobChannel> ch;
-  Hello peer_hello;
-  const char* me = target ? "server" : "client";
-  if (opt.rdma_cm) {
-    (void)api->CloseDevice(r.ctx);  // rdma_cm picks the device from the address
-    r.ctx = nullptr;
-    absl::StatusOr<std::unique_ptr<CmLink>> l =
-        target ? CmLink::Server(opt.tcp_port, opt.timeout_s)
+  s.r.ctx = *ctx;
+  s.port = s.opt.port;
+  return kExitOk;
+}
+
+// --rdma-cm: rdma_cm picks the device (and port) from the address; the
+// server gets the client's hello with its connect request.
+int ReachPeerByCm(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  RunResources& r = s.r;
+  (void)s.api->CloseDevice(r.ctx);
+  r.ctx = nullptr;
+  absl::StatusOr<std::unique_ptr<CmLink>> l =
+      s.target ? CmLink::Server(opt.tcp_port, opt.timeout_s)
                : CmLink::Client(opt.host, opt.tcp_port, opt.timeout_s);
-    if (!l.ok()) {
-      err << "nicc-verbs run: " << l.status().message() << "\n";
-      return ExitFor(l.status());
-    }
-    r.cm = std::move(*l);
-    r.ctx = r.cm->context();
-    r.own_ctx = false;
-    port = r.cm->port_num();
-    devname = api->GetDeviceName(r.ctx->device);
-    if (target) peer_hello = r.cm->request();
-  } else if (mode == Mode::kServer) {
-    absl::StatusOr<OobChannel> l = OobChannel::Listen(opt.tcp_port);
-    if (!l.ok()) {
-      err << "nicc-verbs run --server: " << l.status().message() << "\n";
-      return kExitUsage;
-    }
-    ch = std::make_unique<OobChannel>(std::move(*l));
-    out << "server: waiting for a client on TCP port " << ch->port() << " (up to " << opt.timeout_s
+  if (!l.ok()) {
+    s.err << "nicc-verbs run: " << l.status().message() << "\n";
+    return ExitFor(l.status());
+  }
+  r.cm = std::move(*l);
+  r.ctx = r.cm->context();
+  r.own_ctx = false;
+  s.port = r.cm->port_num();
+  s.devname = s.api->GetDeviceName(r.ctx->device);
+  if (s.target) s.peer_hello = r.cm->request();
+  return kExitOk;
+}
+
+// Server: listens on --tcp_port, accepts one client and reads its hello.
+int AcceptClient(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  absl::StatusOr<OobChannel> l = OobChannel::Listen(opt.tcp_port);
+  if (!l.ok()) {
+    s.err << "nicc-verbs run --server: " << l.status().message() << "\n";
+    return kExitUsage;
+  }
+  s.ch = std::make_unique<OobChannel>(std::move(*l));
+  OobChannel& ch = *s.ch;
+  s.out << "server: waiting for a client on TCP port " << ch.port() << " (up to " << opt.timeout_s
         << " s)\n";
-    out.flush();
-    if (opt.on_listening) opt.on_listening(ch->port());
-    absl::Status st = ch->Accept(opt.timeout_s);
-    if (!st.ok()) {
-      err << "nicc-verbs run --server: " << st.message() << "\n";
-      return ExitFor(st);
-    }
-    absl::StatusOr<Hello> h = ch->RecvHello(opt.timeout_s);
-    if (!h.ok()) {
-      err << "nicc-verbs run --server: from " << ch->peer() << ": " << h.status().message() << "\n";
-      if (!absl::IsFailedPrecondition(h.status()) ||
-          !absl::StrContains(h.status().message(), "refused"))
-        ch->SendError(std::string(h.status().message()));
-      return ExitFor(h.status());
-    }
-    peer_hello = *h;
-  } else if (mode == Mode::kClient) {
+  s.out.flush();
+  if (opt.on_listening) opt.on_listening(ch.port());
+  absl::Status st = ch.Accept(opt.timeout_s);
+  if (!st.ok()) {
+    s.err << "nicc-verbs run --server: " << st.message() << "\n";
+    return ExitFor(st);
+  }
+  absl::StatusOr<Hello> h = ch.RecvHello(opt.timeout_s);
+  if (!h.ok()) {
+    s.err << "nicc-verbs run --server: from " << ch.peer() << ": " << h.status().message() << "\n";
+    if (!absl::IsFailedPrecondition(h.status()) ||
+        !absl::StrContains(h.status().message(), "refused"))
+      ch.SendError(std::string(h.status().message()));
+    return ExitFor(h.status());
+  }
+  s.peer_hello = *h;
+  return kExitOk;
+}
+
+// Reaches the peer (rdma_cm, or the TCP exchange as server or client; the
+// manual mode has none); the server learns the client's path count.
+int ReachPeer(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  if (opt.rdma_cm) {
+    const int rc = ReachPeerByCm(s);
+    if (rc != kExitOk) return rc;
+  } else if (s.mode == RunMode::kServer) {
+    const int rc = AcceptClient(s);
+    if (rc != kExitOk) return rc;
+  } else if (s.mode == RunMode::kClient) {
     absl::StatusOr<OobChannel> c = OobChannel::Connect(opt.host, opt.tcp_port, opt.timeout_s);
     if (!c.ok()) {
-      err << "nicc-verbs run: " << c.status().message() << "\n";
+      s.err << "nicc-verbs run: " << c.status().message() << "\n";
       return ExitFor(c.status());
     }
-    ch = std::make_unique<OobChannel>(std::move(*c));
+    s.ch = std::make_unique<OobChannel>(std::move(*c));
   }
-  if (target && mode == Mode::kServer) {
-    num_paths = static_cast<uint32_t>(peer_hello.paths.size());
-    out << "server: client " << (ch ? ch->peer() : GidToString(peer_hello.paths[0].gid))
-        << " asks for " << num_paths << " paths\n";
+  if (s.target && s.mode == RunMode::kServer) {
+    s.num_paths = static_cast<uint32_t>(s.peer_hello.paths.size());
+    s.out << "server: client " << (s.ch ? s.ch->peer() : GidToString(s.peer_hello.paths[0].gid))
+          << " asks for " << s.num_paths << " paths\n";
   }
+  return kExitOk;
+}
 
-  r.pd = api->AllocPd(r.ctx);
-  if (r.pd == nullptr) {
-    err << "nicc-verbs run: ibv_alloc_pd failed: " << strerror(errno) << "\n";
-    if (ch) ch->SendError(absl::StrCat("the ", me, " could not allocate a protection domain"));
-    return kExitFailed;
-  }
-  absl::StatusOr<SysfsDevice> sd = ReadSysfsDevice(roots, devname);
-  int gid_index = opt.gid_index;
+// The GID index (--gid_index, else the port's highest RoCE v2 GID, else 0)
+// and the line rate (--line_rate_mbps, else the port's rate, else 100 Gb/s).
+void PickGidAndRate(RunSession& s, const absl::StatusOr<SysfsDevice>& sd) {
+  int gid_index = s.opt.gid_index;
   if (gid_index < 0) {
     gid_index = 0;
     if (sd.ok())
       for (const SysfsPort& p : sd->ports)
-        if (p.num == port)
+        if (p.num == s.port)
           for (auto it = p.gid_types.rbegin(); it != p.gid_types.rend(); ++it)
             if (it->second.find("v2") != std::string::npos) gid_index = it->first;
   }
-  uint32_t line_mbps = opt.line_rate_mbps;
+  uint32_t line_mbps = s.opt.line_rate_mbps;
   if (line_mbps == 0 && sd.ok())
     for (const SysfsPort& p : sd->ports)
-      if (p.num == port) line_mbps = ParseRateMbps(p.rate);
+      if (p.num == s.port) line_mbps = ParseRateMbps(p.rate);
   if (line_mbps == 0) line_mbps = 100000;
+  s.gid_index = gid_index;
+  s.line_mbps = line_mbps;
+}
 
+// The paths' options: QPs, spray policy, CC with --dcqcn_profile's parameters.
+PathSetOptions PathOptions(const RunSession& s) {
+  const RunOptions& opt = s.opt;
   PathSetOptions po;
-  po.port_num = port;
-  po.gid_index = gid_index;
-  po.num_paths = num_paths;
+  po.port_num = s.port;
+  po.gid_index = s.gid_index;
+  po.num_paths = s.num_paths;
   po.flow_label = opt.flow_label;
-  po.policy = *policy;
-  po.cc = cc;
-  po.line_rate_mbps = line_mbps;
-  po.dcqcn = dcqcn::Params::Of(static_cast<dcqcn::Profile>(profile), line_mbps);
+  po.policy = s.policy;
+  po.cc = s.cc;
+  po.line_rate_mbps = s.line_mbps;
+  po.dcqcn = dcqcn::Params::Of(static_cast<dcqcn::Profile>(s.profile), s.line_mbps);
   po.send_depth = opt.send_depth;
   po.seed = opt.local_psn + 1;
+  return po;
+}
+
+// Allocates the PD and creates the paths (QPs and their CQ); with
+// --import_cc_params DCQCN starts from the device's mlx5 cc_params.
+int CreatePaths(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  std::ostream& err = s.err;
+  RunResources& r = s.r;
+  r.pd = s.api->AllocPd(r.ctx);
+  if (r.pd == nullptr) {
+    err << "nicc-verbs run: ibv_alloc_pd failed: " << strerror(errno) << "\n";
+    if (s.ch)
+      s.ch->SendError(absl::StrCat("the ", s.me(), " could not allocate a protection domain"));
+    return kExitFailed;
+  }
+  absl::StatusOr<SysfsDevice> sd = ReadSysfsDevice(s.roots, s.devname);
+  PickGidAndRate(s, sd);
+  PathSetOptions po = PathOptions(s);
   if (opt.import_cc_params) {
     absl::StatusOr<CcParamsImport> imp =
-        ImportMlx5CcParams(roots, sd.ok() ? sd->pci : std::string(), line_mbps);
+        ImportMlx5CcParams(s.roots, sd.ok() ? sd->pci : std::string(), s.line_mbps);
     if (!imp.ok()) {
       err << "nicc-verbs run: --import_cc_params: " << imp.status().message() << "\n";
-      if (ch) ch->SendError(absl::StrCat("the ", me, " failed: --import_cc_params"));
+      if (s.ch) s.ch->SendError(absl::StrCat("the ", s.me(), " failed: --import_cc_params"));
       return kExitFailed;
     }
     po.dcqcn = imp->params;
-    out << "cc_params: imported " << imp->applied.size() << " fields from " << imp->dir;
+    s.out << "cc_params: imported " << imp->applied.size() << " fields from " << imp->dir;
     if (!imp->missing.empty())
-      out << "; " << imp->missing.size() << " missing (mlx5 defaults kept)";
-    out << "\n";
+      s.out << "; " << imp->missing.size() << " missing (mlx5 defaults kept)";
+    s.out << "\n";
   }
-  absl::StatusOr<std::unique_ptr<PathSet>> ps = PathSet::Create(api, r.ctx, r.pd, po);
+  absl::StatusOr<std::unique_ptr<PathSet>> ps = PathSet::Create(s.api, r.ctx, r.pd, po);
   if (!ps.ok()) {
     err << "nicc-verbs run: " << ps.status().message() << "\n";
-    if (ch) ch->SendError(absl::StrCat("the ", me, " failed: ", ps.status().message()));
+    if (s.ch) s.ch->SendError(absl::StrCat("the ", s.me(), " failed: ", ps.status().message()));
     return kExitFailed;
   }
   r.ps = std::move(*ps);
-  PathSet& set = *r.ps;
-  for (const std::string& note : set.caps().notes) out << "degraded: " << note << "\n";
+  for (const std::string& note : s.set().caps().notes) s.out << "degraded: " << note << "\n";
+  return kExitOk;
+}
 
-  const size_t buf_len = target ? opt.remote_len : opt.msg_size;
+// Allocates and registers the buffer: the target's the writes land in,
+// the initiator's they are sent from.
+int RegisterBuffer(RunSession& s) {
+  RunResources& r = s.r;
+  s.buf_len = s.target ? s.opt.remote_len : s.opt.msg_size;
+  const size_t buf_len = s.buf_len;
   r.buf = aligned_alloc(4096, (buf_len + 4095) / 4096 * 4096);
   if (r.buf == nullptr) {
-    err << "nicc-verbs run: cannot allocate " << buf_len << " bytes\n";
-    if (ch) ch->SendError(absl::StrCat("the ", me, " cannot allocate its buffer"));
+    s.err << "nicc-verbs run: cannot allocate " << buf_len << " bytes\n";
+    if (s.ch) s.ch->SendError(absl::StrCat("the ", s.me(), " cannot allocate its buffer"));
     return kExitFailed;
   }
   memset(r.buf, 0x5A, buf_len);
-  r.mr = api->RegMr(r.pd, r.buf, buf_len,
-                    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+  r.mr = s.api->RegMr(r.pd, r.buf, buf_len,
+                      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
   if (r.mr == nullptr) {
-    err << "nicc-verbs run: ibv_reg_mr(" << buf_len << " B) failed: " << strerror(errno) << "\n";
-    if (ch) ch->SendError(absl::StrCat("the ", me, " cannot register its buffer"));
+    s.err << "nicc-verbs run: ibv_reg_mr(" << buf_len << " B) failed: " << strerror(errno) << "\n";
+    if (s.ch) s.ch->SendError(absl::StrCat("the ", s.me(), " cannot register its buffer"));
     return kExitFailed;
   }
-  ibv_gid local_gid{};
-  (void)api->QueryGid(r.ctx, port, gid_index, &local_gid);
-  Hello mine;
+  return kExitOk;
+}
+
+// Our hello (GID, QPNs, PSN; the target's buffer too); the manual mode
+// prints it as the 'local:' line for the peer.
+void DescribeLocalEnd(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  PathSet& set = s.set();
+  (void)s.api->QueryGid(s.r.ctx, s.port, s.gid_index, &s.local_gid);
   for (uint32_t i = 0; i < set.num_paths(); ++i) {
     PathEndpoint e;
     e.qpn = set.stats(i).qpn;
     e.psn = opt.local_psn & 0xFFFFFF;
-    e.gid = local_gid;
-    if (target) {
-      e.rkey = r.mr->rkey;
-      e.addr = reinterpret_cast<uintptr_t>(r.buf);
-      e.len = buf_len;
+    e.gid = s.local_gid;
+    if (s.target) {
+      e.rkey = s.r.mr->rkey;
+      e.addr = reinterpret_cast<uintptr_t>(s.r.buf);
+      e.len = s.buf_len;
     }
-    mine.paths.push_back(e);
+    s.mine.paths.push_back(e);
   }
-
-  peer.psn = opt.peer_psn;
-  peer.local_psn = opt.local_psn;
-  peer.traffic_class = opt.traffic_class;
-  peer.sl = opt.sl;
-  peer.mtu = BytesToMtu(opt.mtu);
-  uint32_t rkey = opt.rkey;
-  uint64_t raddr = opt.addr, rlen = opt.remote_len;
-  auto adopt = [&](const Hello& h) {
-    peer.gid = h.paths[0].gid;
-    peer.psn = h.paths[0].psn;
-    peer.qpns.clear();
-    for (const PathEndpoint& e : h.paths) peer.qpns.push_back(e.qpn);
-    if (!target) {
-      rkey = h.paths[0].rkey;
-      raddr = h.paths[0].addr;
-      rlen = h.paths[0].len;
-    }
-  };
-  // The client's checks of the server's reply.
-  auto check_server = [&](const Hello& h) -> absl::Status {
-    if (h.paths.size() != num_paths)
-      return absl::InvalidArgumentError(absl::StrCat("the server answered with ", h.paths.size(),
-                                                     " paths, the client asked for ", num_paths));
-    if (h.paths[0].len < opt.msg_size || h.paths[0].rkey == 0)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the server's buffer is ", h.paths[0].len, " bytes, smaller than --msg_size=",
-          opt.msg_size, " (give the server a larger --remote_len)"));
-    return absl::OkStatus();
-  };
-
-  if (mode == Mode::kManual) {
-    std::vector<std::string> qpns;
-    for (uint32_t i = 0; i < set.num_paths(); ++i) qpns.push_back(absl::StrCat(set.stats(i).qpn));
-    out << "local: gid=" << GidToString(local_gid) << " qpns=" << absl::StrJoin(qpns, ",")
+  if (s.mode != RunMode::kManual) return;
+  std::vector<std::string> qpns;
+  for (uint32_t i = 0; i < set.num_paths(); ++i) qpns.push_back(absl::StrCat(set.stats(i).qpn));
+  s.out << "local: gid=" << GidToString(s.local_gid) << " qpns=" << absl::StrJoin(qpns, ",")
         << " psn=" << opt.local_psn;
-    if (target)
-      out << " rkey=" << r.mr->rkey << " addr=0x"
-          << absl::StrCat(absl::Hex(reinterpret_cast<uintptr_t>(r.buf))) << " len=" << buf_len;
-    out << "\n";
-    out.flush();
+  if (s.target)
+    s.out << " rkey=" << s.r.mr->rkey << " addr=0x"
+          << absl::StrCat(absl::Hex(reinterpret_cast<uintptr_t>(s.r.buf))) << " len=" << s.buf_len;
+  s.out << "\n";
+  s.out.flush();
+}
+
+// Takes the peer's endpoints from its hello (the initiator: its buffer too).
+void AdoptPeer(RunSession& s, const Hello& h) {
+  s.peer.gid = h.paths[0].gid;
+  s.peer.psn = h.paths[0].psn;
+  s.peer.qpns.clear();
+  for (const PathEndpoint& e : h.paths) s.peer.qpns.push_back(e.qpn);
+  if (!s.target) {
+    s.rkey = h.paths[0].rkey;
+    s.raddr = h.paths[0].addr;
+    s.rlen = h.paths[0].len;
   }
-  if (mode == Mode::kManual && target) {
-    out << "paste the initiator's 'local:' line here:\n";
-    out.flush();
-    std::string line;
-    if (!std::getline(in, line)) {
-      err << "nicc-verbs run --role=target: no initiator line on stdin\n";
-      return kExitFailed;
-    }
-    absl::StatusOr<std::vector<uint32_t>> pq = ParseQpns(KvGet(line, "qpns"));
-    absl::StatusOr<ibv_gid> pg = ParseGid(KvGet(line, "gid"));
-    uint32_t ppsn = 0;
-    if (!pq.ok() || !pg.ok() || !absl::SimpleAtoi(KvGet(line, "psn"), &ppsn)) {
-      err << "nicc-verbs run --role=target: cannot parse '" << line
-          << "': expected 'local: gid=<gid> qpns=<a,b,..> psn=<n>'\n";
-      return kExitFailed;
-    }
-    peer.qpns = *pq;
-    peer.gid = *pg;
-    peer.psn = ppsn;
-  } else if (opt.rdma_cm) {
-    if (target) {
-      adopt(peer_hello);
-    } else {
-      absl::StatusOr<Hello> h = r.cm->Establish(mine, opt.timeout_s);
-      absl::Status st = h.ok() ? check_server(*h) : h.status();
-      if (!st.ok()) {
-        err << "nicc-verbs run --rdma-cm: " << st.message() << "\n";
-        return ExitFor(st);
-      }
-      adopt(*h);
-    }
-  } else if (mode == Mode::kServer) {
-    adopt(peer_hello);
-    absl::Status st = ch->Send(EncodeHello(mine));
-    if (!st.ok()) {
-      err << "nicc-verbs run --server: " << st.message() << "\n";
-      return ExitFor(st);
-    }
-  } else if (mode == Mode::kClient) {
-    absl::Status st = ch->Send(EncodeHello(mine));
-    absl::StatusOr<Hello> h = st.ok() ? ch->RecvHello(opt.timeout_s) : absl::StatusOr<Hello>(st);
-    st = h.ok() ? check_server(*h) : h.status();
-    if (!st.ok()) {
-      err << "nicc-verbs run: from the server " << opt.host << ": " << st.message() << "\n";
-      if (h.ok() || absl::IsInvalidArgument(h.status()) ||
-          (absl::IsFailedPrecondition(h.status()) && !absl::StrContains(st.message(), "refused")))
-        ch->SendError(std::string(st.message()));
-      return ExitFor(st);
-    }
-    adopt(*h);
-  }
-  const absl::Status cst = set.Connect(peer);
-  if (!cst.ok()) {
-    err << "nicc-verbs run: " << cst.message() << "\n";
-    if (ch) ch->SendError(absl::StrCat("the ", me, " could not connect its QPs: ", cst.message()));
+}
+
+// The client's checks of the server's reply.
+absl::Status CheckServerHello(const RunSession& s, const Hello& h) {
+  if (h.paths.size() != s.num_paths)
+    return absl::InvalidArgumentError(absl::StrCat("the server answered with ", h.paths.size(),
+                                                   " paths, the client asked for ", s.num_paths));
+  if (h.paths[0].len < s.opt.msg_size || h.paths[0].rkey == 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the server's buffer is ", h.paths[0].len, " bytes, smaller than --msg_size=",
+                     s.opt.msg_size, " (give the server a larger --remote_len)"));
+  return absl::OkStatus();
+}
+
+// Manual target: the initiator's 'local:' line, pasted on stdin.
+int ReadInitiatorLine(RunSession& s) {
+  s.out << "paste the initiator's 'local:' line here:\n";
+  s.out.flush();
+  std::string line;
+  if (!std::getline(s.in, line)) {
+    s.err << "nicc-verbs run --role=target: no initiator line on stdin\n";
     return kExitFailed;
   }
-  out << "connected " << set.num_paths() << " paths to " << GidToString(peer.gid) << "\n";
-  for (uint32_t i = 0; i < set.num_paths(); ++i)
-    out << absl::StrFormat("  path %u: qpn %u -> %u  flow_label 0x%05x  udp_sport %u\n", i,
-                           set.stats(i).qpn, peer.qpns[i], set.stats(i).flow_label,
-                           set.stats(i).udp_sport);
-  const uint64_t duration_ns = static_cast<uint64_t>(opt.duration_s * 1e9);
-  if (target) {
-    if (mode == Mode::kManual) {
-      out << "target ready; serving for " << opt.duration_s << " s\n";
-      out.flush();
-      const uint64_t end = api->HostNowNs() + duration_ns;
-      while (api->HostNowNs() < end) SleepNs(1000000);
-      return kExitOk;
-    }
-    // The client may write once we are in RTR: say so, then wait for its end.
-    const double wait_s = opt.timeout_s + 2.0 + 1e-9 * static_cast<double>(duration_ns);
-    absl::Status st;
-    std::string done;
-    if (opt.rdma_cm) {
-      absl::StatusOr<Hello> h = r.cm->Establish(mine, opt.timeout_s);
-      st = h.ok() ? r.cm->Finish(wait_s) : h.status();
+  absl::StatusOr<std::vector<uint32_t>> pq = ParseQpns(KvGet(line, "qpns"));
+  absl::StatusOr<ibv_gid> pg = ParseGid(KvGet(line, "gid"));
+  uint32_t ppsn = 0;
+  if (!pq.ok() || !pg.ok() || !absl::SimpleAtoi(KvGet(line, "psn"), &ppsn)) {
+    s.err << "nicc-verbs run --role=target: cannot parse '" << line
+          << "': expected 'local: gid=<gid> qpns=<a,b,..> psn=<n>'\n";
+    return kExitFailed;
+  }
+  s.peer.qpns = *pq;
+  s.peer.gid = *pg;
+  s.peer.psn = ppsn;
+  return kExitOk;
+}
+
+// The peer's endpoints: from the flags (manual initiator), the pasted line
+// (manual target), rdma_cm's handshake or the TCP exchange of hellos.
+int ExchangeEndpoints(RunSession& s) {
+  const RunOptions& opt = s.opt;
+  s.peer.psn = opt.peer_psn;
+  s.peer.local_psn = opt.local_psn;
+  s.peer.traffic_class = opt.traffic_class;
+  s.peer.sl = opt.sl;
+  s.peer.mtu = BytesToMtu(opt.mtu);
+  s.rkey = opt.rkey;
+  s.raddr = opt.addr;
+  s.rlen = opt.remote_len;
+  if (s.mode == RunMode::kManual && s.target) return ReadInitiatorLine(s);
+  if (opt.rdma_cm) {
+    if (s.target) {
+      AdoptPeer(s, s.peer_hello);
     } else {
-      st = ch->Send("ready\n");
-      out << "server: ready; the client writes into " << buf_len << " bytes\n";
-      out.flush();
-      absl::StatusOr<std::string> d =
-          st.ok() ? ch->Expect("done", wait_s) : absl::StatusOr<std::string>(st);
-      if (d.ok()) {
-        done = *d;
-        st = ch->Send("bye\n");
-      } else {
-        st = d.status();
+      absl::StatusOr<Hello> h = s.r.cm->Establish(s.mine, opt.timeout_s);
+      absl::Status st = h.ok() ? CheckServerHello(s, *h) : h.status();
+      if (!st.ok()) {
+        s.err << "nicc-verbs run --rdma-cm: " << st.message() << "\n";
+        return ExitFor(st);
       }
+      AdoptPeer(s, *h);
     }
+  } else if (s.mode == RunMode::kServer) {
+    AdoptPeer(s, s.peer_hello);
+    absl::Status st = s.ch->Send(EncodeHello(s.mine));
     if (!st.ok()) {
-      err << "nicc-verbs run --server: " << st.message() << "\n";
+      s.err << "nicc-verbs run --server: " << st.message() << "\n";
       return ExitFor(st);
     }
-    out << "server: the client finished"
-        << (done.size() > 5 ? ": " + done.substr(5) : std::string()) << "\n";
-    return kExitOk;
-  }
-  if (mode == Mode::kClient && !opt.rdma_cm) {
-    absl::StatusOr<std::string> ready = ch->Expect("ready", opt.timeout_s);
-    if (!ready.ok()) {
-      err << "nicc-verbs run: from the server " << opt.host << ": " << ready.status().message()
-          << "\n";
-      return ExitFor(ready.status());
+  } else if (s.mode == RunMode::kClient) {
+    absl::Status st = s.ch->Send(EncodeHello(s.mine));
+    absl::StatusOr<Hello> h = st.ok() ? s.ch->RecvHello(opt.timeout_s) : absl::StatusOr<Hello>(st);
+    st = h.ok() ? CheckServerHello(s, *h) : h.status();
+    if (!st.ok()) {
+      s.err << "nicc-verbs run: from the server " << opt.host << ": " << st.message() << "\n";
+      if (h.ok() || absl::IsInvalidArgument(h.status()) ||
+          (absl::IsFailedPrecondition(h.status()) && !absl::StrContains(st.message(), "refused")))
+        s.ch->SendError(std::string(st.message()));
+      return ExitFor(st);
     }
+    AdoptPeer(s, *h);
   }
-  if (mode == Mode::kManual && opt.wait) {
-    out << "press Enter to start sending (once the target has connected)\n";
-    out.flush();
-    std::string line;
-    std::getline(in, line);
-  }
+  return kExitOk;
+}
 
-  // The stream.
-  const std::string cnp_path =
-      absl::StrCat(PortDir(roots, devname, port), "/hw_counters/rp_cnp_handled");
-  absl::StatusOr<uint64_t> cnp0 = ReadU64(cnp_path);
-  uint64_t cnp_last = cnp0.ok() ? *cnp0 : 0, cnps = 0;
-  if (cc == CcMode::kDcqcn && !cnp0.ok())
-    out << "degraded: " << cnp0.status().message()
-        << ": DCQCN on the host sees no CNPs (its rate stays at line rate)\n";
-  LatencyHistogram lat;
-  set.set_latency_histogram(&lat);
-  RunReport report(set.num_paths());
-  WriteRequest w{reinterpret_cast<uintptr_t>(r.buf), r.mr->lkey, opt.msg_size, raddr, rkey};
-  const uint64_t report_ns = std::max<uint64_t>(opt.report_ms, 1) * 1000000ull;
-  const uint64_t start = api->HostNowNs();
-  const uint64_t end = start + duration_ns;
-  uint64_t next_cnp = start, next_report = start + report_ns;
-  uint64_t posted = 0, offset = 0;
-  bool failed = false;
-  RunReport::PrintIntervalHeader(out);
-  for (;;) {
-    const uint64_t now = api->HostNowNs();
-    if (now >= end || (opt.messages != 0 && posted >= opt.messages)) break;
-    w.remote_addr = raddr + offset;
-    const PostOutcome o = set.PostWrite(w);
-    if (o.result == PostResult::kPosted) {
-      ++posted;
-      offset += opt.msg_size;
-      if (offset + opt.msg_size > rlen) offset = 0;
-    } else if (o.result == PostResult::kAllPathsFailed || o.result == PostResult::kPostError) {
-      err << "nicc-verbs run: " << PostResultName(o.result)
-          << (o.err != 0 ? absl::StrCat(": ", strerror(o.err)) : std::string()) << "\n";
-      failed = true;
-      break;
-    }
-    set.Poll(64);
-    if (cnp0.ok() && now >= next_cnp) {
-      absl::StatusOr<uint64_t> c = ReadU64(cnp_path);
-      if (c.ok() && *c >= cnp_last) {
-        set.DeliverCnps(static_cast<uint32_t>(std::min<uint64_t>(*c - cnp_last, 1u << 20)));
-        cnps += *c - cnp_last;
-        cnp_last = *c;
-      }
-      next_cnp = now + opt.cnp_poll_us * 1000ull;
-    }
-    set.Tick();
-    if (now >= next_report) {
-      RunReport::PrintInterval(report.Sample(now - start, set, cnps), out);
-      next_report += report_ns;
-      if (next_report <= now) next_report = now + report_ns;
-    }
+// Connects each path's QP to the peer's and prints the paths.
+int ConnectPaths(RunSession& s) {
+  PathSet& set = s.set();
+  const absl::Status cst = set.Connect(s.peer);
+  if (!cst.ok()) {
+    s.err << "nicc-verbs run: " << cst.message() << "\n";
+    if (s.ch)
+      s.ch->SendError(absl::StrCat("the ", s.me(), " could not connect its QPs: ", cst.message()));
+    return kExitFailed;
   }
-  // Drain what is in flight (up to 2 s).
-  const uint64_t drain_end = api->HostNowNs() + 2000000000ull;
-  for (;;) {
-    uint32_t outstanding = 0;
-    for (uint32_t i = 0; i < set.num_paths(); ++i) outstanding += set.stats(i).outstanding;
-    if (outstanding == 0 || api->HostNowNs() >= drain_end) break;
-    set.Poll(64);
-  }
-  const uint64_t elapsed = api->HostNowNs() - start;
-  report.Finish(elapsed, set, cnps, lat);
-  set.set_latency_histogram(nullptr);
-  report.PrintSummary(opt.cc, opt.spray, out);
-  const ReportSummary& s = report.summary();
-  int rc = failed || s.errors != 0 ? kExitFailed : kExitOk;
-  if (ch) {
-    absl::Status st = ch->Send(absl::StrFormat("done messages=%u bytes=%u seconds=%.6f\n",
-                                               s.messages, s.bytes, s.seconds));
-    absl::StatusOr<std::string> bye =
-        st.ok() ? ch->Expect("bye", opt.timeout_s) : absl::StatusOr<std::string>(st);
-    if (!bye.ok())
-      out << "note: the server did not confirm the end: " << bye.status().message() << "\n";
-  } else if (r.cm) {
-    (void)r.cm->Finish(opt.timeout_s);
-  }
-  const std::string context = absl::StrFormat(
-      "\"tool\": \"nicc-verbs run\", \"cc\": \"%s\", \"spray\": \"%s\", \"paths\": %u, "
-      "\"msg_size\": %u, \"line_rate_mbps\": %u",
-      opt.cc, opt.spray, set.num_paths(), opt.msg_size, line_mbps);
-  if (!opt.json_path.empty()) {
-    absl::Status st = report.WriteJson(opt.json_path, context);
-    if (!st.ok()) {
-      err << "nicc-verbs run: " << st.message() << "\n";
-      rc = kExitFailed;
-    } else {
-      out << "wrote " << opt.json_path << "\n";
-    }
-  }
-  if (!opt.plot_path.empty()) {
-    out.flush();  // before the plot script writes to the same stdout
-    absl::Status st = report.Plot(opt.plot_path, opt.plot_script);
-    if (!st.ok()) {
-      err << "nicc-verbs run: " << st.message() << "\n";
-      rc = kExitFailed;
-    }
-  }
-  return rc;
+  s.out << "connected " << set.num_paths() << " paths to " << GidToString(s.peer.gid) << "\n";
+  for (uint32_t i = 0; i < set.num_paths(); ++i)
+    s.out << absl::StrFormat("  path %u: qpn %u -> %u  flow_label 0x%05x  udp_sport %u\n", i,
+                             set.stats(i).qpn, s.peer.qpns[i], set.stats(i).flow_label,
+                             set.stats(i).udp_sport);
+  return kExitOk;
+}
+
+}  // namespace
+
+int CmdRun(VerbsApi* api, const HostRoots& roots, const RunOptions& opt, std::istream& in,
+           std::ostream& out, std::ostream& err) {
+  RunSession s(api, roots, opt, in, out, err);
+  // Setup: each step says what went wrong and returns its exit code; what
+  // it acquired is released by s.r in reverse order on every return.
+  int rc = CheckRunMode(s);
+  if (rc == kExitOk) rc = CheckCcOptions(s);
+  if (rc == kExitOk) rc = CheckPathOptions(s);
+  if (rc == kExitOk) rc = OpenRunDevice(s);
+  if (rc == kExitOk) rc = ReachPeer(s);
+  if (rc == kExitOk) rc = CreatePaths(s);
+  if (rc == kExitOk) rc = RegisterBuffer(s);
+  if (rc != kExitOk) return rc;
+  DescribeLocalEnd(s);
+  rc = ExchangeEndpoints(s);
+  if (rc == kExitOk) rc = ConnectPaths(s);
+  if (rc != kExitOk) return rc;
+  if (s.target) return s.mode == RunMode::kManual ? ServeForDuration(s) : ServeClient(s);
+  rc = WaitForStart(s);
+  if (rc != kExitOk) return rc;
+  // The stream, then its report.
+  RunReport report(s.set().num_paths());
+  const bool posted_all = StreamWrites(s, report);
+  return ReportRun(s, report, !posted_all);
 }
 
 }  // namespace verbs
