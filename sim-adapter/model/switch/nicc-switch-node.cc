@@ -1,6 +1,8 @@
 /*
  * nicc-switch-node.cc — NiccSwitchNode: ingress (parse, route, admit, XOFF),
- * egress dequeue (release, XON, ECN mark, INT stamp) and PFC frame sending.
+ * egress dequeue (release, XON, ECN mark, INT stamp) and PFC frame sending;
+ * trimming is nicc-switch-trim.cc, the PFC watchdog's hooks
+ * nicc-switch-watchdog.cc.
  */
 #include "nicc-switch-node.h"
 #include "nicc-hash.h"
@@ -235,41 +237,6 @@ NiccSwitchNode::SetMmu(Ptr<NiccSwitchMmu> mmu)
     {
         NS_ABORT_MSG_UNLESS(m_ports.empty(), "set the Mmu before adding ports");
         m_mmu = mmu;
-    }
-}
-
-void
-NiccSwitchNode::SetPfcWatchdog(bool on)
-{
-    m_pfcWdOn = on;
-    if (on)
-    {
-        m_pfcWd.Start(this);
-    }
-    else
-    {
-        m_pfcWd.Stop();
-    }
-}
-
-void
-NiccSwitchNode::WatchdogDropOne(Ptr<Packet> p, uint32_t meta)
-{
-    m_mmu->Release(meta & META_PORT_MASK, m_flushCls, p->GetSize());
-    ++m_drops;
-    m_pfcWd.CountDrop(p->GetSize());
-    m_dropTrace(p, meta & META_PORT_MASK, DROP_PFC_WATCHDOG);
-}
-
-void
-NiccSwitchNode::WatchdogFlush(uint32_t port, uint8_t cls)
-{
-    m_flushPort = port;
-    m_flushCls = cls;
-    m_ports[port]->FlushQueue(cls, MakeCallback(&NiccSwitchNode::WatchdogDropOne, this));
-    if (!m_mmu->GetPausedList().empty())
-    {
-        CheckResumes();
     }
 }
 
