@@ -26,7 +26,10 @@ config's output files are relative to it).
 --check prints each case as same / DIFFERENT (the first differing files and
 figures, old -> new) and exits 1 if any differs or fails to run; the event
 count per data packet-hop is shown beside each case, as it is the one figure
-an event-schedule change is meant to move. Exit 2 on a bad cases file or
+an event-schedule change is meant to move. Every run's summary.json is
+read through nicc_results (sim-adapter/scenario/core/summary-schema.txt):
+a field the schema does not declare, of the wrong type or missing fails
+the case. Exit 2 on a bad cases file or
 option.
 """
 import argparse
@@ -38,6 +41,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = os.path.join(ROOT, "sim-adapter", "test", "fingerprint", "cases.txt")
@@ -106,8 +112,10 @@ def run_case(sim, case, keep):
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             return None, f"nicc-sim exited {p.returncode}: {p.stderr.strip()[-400:]}"
-        with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
-            summary = json.load(f)
+        try:
+            summary = nicc_results.load(d).data  # refused unless it matches summary-schema.txt
+        except nicc_results.SummaryError as e:
+            return None, f"summary.json against the schema: {e}"
         flat = {}
         flatten(summary, "", flat)
         figures = {k: v for k, v in flat.items() if k not in COST and not k.startswith("config.")}
