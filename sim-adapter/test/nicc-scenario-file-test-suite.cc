@@ -234,12 +234,53 @@ class ParamTableKeysTest : public TestCase
     }
 
   private:
+    /// The attribute values the rows' valid settings give (Attribute, value).
+    using Wanted = std::vector<std::pair<std::string, int64_t>>;
+
+    // One step after another, the assertions in the order of one body; an
+    // assertion that fails under --stop-on-failure ends the test case there.
     void DoRun() override
     {
         const std::string help = NiccScenario::KeyHelp();
         std::map<std::string, std::string> toml; // [algo] -> its lines
         std::vector<std::string> pairs;          // key=value for --set
-        std::vector<std::pair<std::string, int64_t>> want; // Attribute, value
+        Wanted want;
+        CheckRowKeys(help, &toml, &pairs, &want);
+        if (Stopped())
+        {
+            return;
+        }
+        CheckRowsReachNic(toml, pairs, want);
+        if (Stopped())
+        {
+            return;
+        }
+        CheckSelectorRow();
+        if (Stopped())
+        {
+            return;
+        }
+        CheckProfiles();
+        if (Stopped())
+        {
+            return;
+        }
+        CheckOldSpellingsAndAliases(help);
+    }
+
+    bool Stopped() const
+    {
+        return IsStatusFailure() && !MustContinueOnFailure();
+    }
+
+    /// Each non-backend row is the key <algo>.<row> with the row's range and
+    /// help, in --help, and refuses a value out of range; collects a valid
+    /// setting of each row (TOML lines, --set pairs, the Attribute values).
+    void CheckRowKeys(const std::string& help,
+                      std::map<std::string, std::string>* toml,
+                      std::vector<std::string>* pairs,
+                      Wanted* want)
+    {
         uint32_t rows = 0;
         nicc::host::ForEachTable([&](const auto& t) {
             for (uint32_t r = 0; r < t.count; ++r)
@@ -283,13 +324,20 @@ class ParamTableKeysTest : public TestCase
 
                 // A valid setting: the row's value under the table's first profile.
                 const std::string v = std::to_string(row.value[0]);
-                toml[t.algo] += std::string(row.name) + " = " + v + "\n";
-                pairs.push_back(key + "=" + v);
-                want.emplace_back(k->attribute, row.value[0]);
+                (*toml)[t.algo] += std::string(row.name) + " = " + v + "\n";
+                pairs->push_back(key + "=" + v);
+                want->emplace_back(k->attribute, row.value[0]);
             }
         });
         NS_TEST_EXPECT_MSG_GT(rows, 30u, "rows walked");
+    }
 
+    /// A TOML file ([algo] row = v) and --set algo.row=v both reach the NIC
+    /// Attributes; dotted keys at the top level of a file are the same keys.
+    void CheckRowsReachNic(const std::map<std::string, std::string>& toml,
+                           const std::vector<std::string>& pairs,
+                           const Wanted& want)
+    {
         auto check = [&](const NiccScenario& s, const std::string& how) {
             std::string err;
             Ptr<NiccNic> nic = InstallNic(s, &err);
@@ -328,9 +376,13 @@ class ParamTableKeysTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(
             NiccLoadScenarioText("dcqcn.rp_time_reset = 77\n", "d.toml", "", &dotted, &err), true, err);
         NS_TEST_EXPECT_MSG_EQ(dotted.Get("dcqcn.rp_time_reset"), "77", "dotted key");
+    }
 
-        // A selector row (dcqcn variant) takes its names under both of its
-        // keys, and its code; the Attribute gets the code.
+    /// A selector row (dcqcn variant) takes its names under both of its
+    /// keys, and its code; the Attribute gets the code.
+    void CheckSelectorRow()
+    {
+        std::string err;
         for (const auto& [pair, code] : std::vector<std::pair<std::string, int64_t>>{
                  {"dcqcn_variant=sigcomm15", 1},
                  {"dcqcn.variant=sigcomm15", 1},
@@ -357,8 +409,12 @@ class ParamTableKeysTest : public TestCase
             NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "mlx5|sigcomm15"), true, err);
             NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "'dcqcn_variant'"), true, err);
         }
+    }
 
-        // Profiles: one key per algorithm with several, spellings from the registry.
+    /// Profiles: one key per algorithm with several, spellings from the registry.
+    void CheckProfiles()
+    {
+        std::string err;
         for (const auto& [key, attribute, profile] :
              std::vector<std::tuple<std::string, std::string, std::string>>{
                  {"dcqcn.profile", "DcqcnProfile", "dcqcn-paper"},
@@ -379,6 +435,13 @@ class ParamTableKeysTest : public TestCase
             NS_TEST_EXPECT_MSG_EQ(got.Get(), profile, key);
             Simulator::Destroy();
         }
+    }
+
+    /// Old profile spellings (did you mean), then the alias table on the
+    /// same scenario: old names set the new keys, and --help lists them.
+    void CheckOldSpellingsAndAliases(const std::string& help)
+    {
+        std::string err;
         NiccScenario s;
         NS_TEST_EXPECT_MSG_EQ(s.SetPair("dcqcn.profile=paper", &err), false, "old spelling");
         NS_TEST_EXPECT_MSG_EQ(NiccContains(err, "did you mean 'dcqcn-paper'"), true, err);

@@ -3,7 +3,7 @@
  * run a built-in scenario with key=value overrides, and the latest
  * completion time of a run; a fresh temporary directory per test case, a
  * file written into it and a file read whole, a substring test, a shipped
- * scenario's path.
+ * scenario's path; the text of a small Clos topology file.
  *
  *   NiccScenarioResult r;
  *   std::string err;
@@ -99,6 +99,25 @@ NiccShipped(const std::string& name)
 {
     return (std::filesystem::path(NiccScenario::DataDir()) / ".." / "scenarios" / name).lexically_normal().string();
 }
+
+// A topology file (nicc-input-files, nicc-input-files-flow): 2 leaves (8, 9)
+// x 4 hosts (0-7), 2 spines (10, 11); the shipped example's shape.
+inline const char* const kNiccClosTopo = "# comment line\n"
+                                         "12 4 12\n"
+                                         "\n"
+                                         "8 9 10 11\n"
+                                         "0 8 100Gbps 1us 0\n"
+                                         "1 8 100Gbps 1us 0\n"
+                                         "2 8 100Gbps 1us 0\n"
+                                         "3 8 100Gbps 1us 0\n"
+                                         "4 9 100Gbps 1000ns 0\n"
+                                         "5 9 100Gbps 1000ns 0\n"
+                                         "6 9 100Gbps 1000ns 0\n"
+                                         "7 9 100Gbps 1000ns 0\n"
+                                         "8 10 400Gbps 1us 0\n"
+                                         "8 11 400Gbps 1us 0\n"
+                                         "9 10 400Gbps 1us 0\n"
+                                         "9 11 400Gbps 1us 0\n";
 
 } // namespace ns3
 
