@@ -108,8 +108,10 @@ echo "events.sh: raw scheduler references (20000000 events, 100000 pending)" >&2
 "$sched" --pending=100000 --events=20000000 --scheduler=ns3::NiccScheduler >"$out/scheduler-nicc.txt" ||
   die "scheduler_bench (NiccScheduler) failed"
 
-"$py" - "$out" "$repeat" "${#bins[@]}" "${workloads[@]}" <<'EOF'
-import csv, filecmp, json, os, statistics, sys
+NICC_SCRIPTS="$root/scripts" "$py" - "$out" "$repeat" "${#bins[@]}" "${workloads[@]}" <<'EOF'
+import csv, filecmp, os, statistics, sys
+sys.path.insert(0, os.environ["NICC_SCRIPTS"])
+import nicc_results  # scripts/nicc_results.py: summary.json through its schema
 
 out, repeat, nbins, workloads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 tags = ["old", "new"] if nbins == 2 else ["new"]
@@ -120,14 +122,15 @@ for w in workloads:
     for tag in tags:
         for k in range(1, repeat + 1):
             d = os.path.join(out, "%s-%s-%d" % (w, tag, k))
-            sim = json.load(open(os.path.join(d, "summary.json")))["sim"]
-            hops = sim.get("data_packet_hops", 0)
-            cpu = sim.get("cpu_seconds", 0.0)
-            rows.append({"workload": w, "binary": tag, "run": k, "events": sim["events"],
+            s = nicc_results.load(os.path.join(d, "summary.json"))
+            events = s["sim.events"]
+            hops = s.get("sim.data_packet_hops", 0)
+            cpu = s.get("sim.cpu_seconds", 0.0)
+            rows.append({"workload": w, "binary": tag, "run": k, "events": events,
                          "data_packet_hops": hops,
-                         "events_per_hop": round(sim["events"] / hops, 3) if hops else 0,
-                         "wall_s": round(sim["wall_seconds"], 3), "cpu_s": round(cpu, 3),
-                         "events_per_cpu_s": round(sim["events"] / cpu) if cpu else 0})
+                         "events_per_hop": round(events / hops, 3) if hops else 0,
+                         "wall_s": round(s["sim.wall_seconds"], 3), "cpu_s": round(cpu, 3),
+                         "events_per_cpu_s": round(events / cpu) if cpu else 0})
 with open(os.path.join(out, "events.csv"), "w", newline="") as f:
     wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
     wr.writeheader()

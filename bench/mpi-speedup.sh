@@ -61,15 +61,17 @@ run one-process "$sim" --set "$keys"
 for r in $ranks; do
   run "np$r" mpirun -np "$r" "$mpisim" --set "$keys,mpi_ranks=$r,partition=$partition"
 done
-python3 - "$out" "$hosts" "$stop_ms" "$partition" $ranks <<'PY'
-import csv, json, os, sys
+NICC_SCRIPTS="$root/scripts" python3 - "$out" "$hosts" "$stop_ms" "$partition" $ranks <<'PY'
+import csv, os, sys
+sys.path.insert(0, os.environ["NICC_SCRIPTS"])
+import nicc_results  # scripts/nicc_results.py: summary.json through its schema
 out, hosts, stop_ms, partition = sys.argv[1:5]
 ranks = [int(r) for r in sys.argv[5:]]
 def load(name):
-    s = json.load(open(os.path.join(out, name, "summary.json")))
+    s = nicc_results.load(os.path.join(out, name, "summary.json"))
     return {"wall": float(open(os.path.join(out, name + ".wall")).read()),
-            "cpu": s["sim"].get("cpu_seconds", 0.0), "events": s["sim"]["events"],
-            "hops": s["sim"].get("data_packet_hops", 0)}
+            "cpu": s.get("sim.cpu_seconds", 0.0), "events": s["sim.events"],
+            "hops": s.get("sim.data_packet_hops", 0)}
 ref = load("one-process")
 rows = [dict(run="one process (pq)", ranks=0, **ref)]
 base = None

@@ -97,8 +97,10 @@ echo "scale.sh: ns-3 scheduler reference ($sched_events events, 100000 pending)"
 "$sched" --pending=100000 --events="$sched_events" >"$out/scheduler.txt" ||
   die "scheduler_bench failed"
 
-"$py" - "$out" "$stop_ms" "$plot" $sizes <<'EOF'
-import csv, datetime, json, os, platform, re, sys
+NICC_SCRIPTS="$root/scripts" "$py" - "$out" "$stop_ms" "$plot" $sizes <<'EOF'
+import csv, datetime, os, platform, re, sys
+sys.path.insert(0, os.environ["NICC_SCRIPTS"])
+import nicc_results  # scripts/nicc_results.py: summary.json through its schema
 
 out, stop_ms, plot = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 sizes = [int(n) for n in sys.argv[4:]]
@@ -115,30 +117,29 @@ except OSError:
     pass
 rows = []
 for n in sizes:
-    s = json.load(open(os.path.join(out, "h%d" % n, "summary.json")))
-    sim = s["sim"]
-    hops = sim.get("data_packet_hops", 0)
-    rss = sim.get("peak_rss_bytes", 0)
+    s = nicc_results.load(os.path.join(out, "h%d" % n, "summary.json"))
+    hops = s.get("sim.data_packet_hops", 0)
+    rss = s.get("sim.peak_rss_bytes", 0)
     tfile = os.path.join(out, "h%d.maxrss" % n)
     tvals = open(tfile).read().split()[-3:] if os.path.exists(tfile) else []
     if not rss and tvals:
         rss = int(tvals[0]) * 1024
-    cpu_s = sim.get("cpu_seconds") or (float(tvals[1]) + float(tvals[2]) if tvals else 0.0)
+    cpu_s = s.get("sim.cpu_seconds") or (float(tvals[1]) + float(tvals[2]) if tvals else 0.0)
     rows.append({
         "hosts": n,
         "pods": n // 64,
         "switches": n // 64 * 8 + 16,
         "stop_ms": stop_ms,
-        "flows": s["flows"]["total"],
-        "wall_s": round(sim["wall_seconds"], 3),
-        "events": sim["events"],
+        "flows": s["flows.total"],
+        "wall_s": round(s["sim.wall_seconds"], 3),
+        "events": s["sim.events"],
         "data_packet_hops": hops,
         "cpu_s": round(cpu_s, 3),
-        "wall_ns_per_hop": round(sim["wall_seconds"] * 1e9 / hops, 1) if hops else 0,
+        "wall_ns_per_hop": round(s["sim.wall_seconds"] * 1e9 / hops, 1) if hops else 0,
         "cpu_ns_per_hop": round(cpu_s * 1e9 / hops, 1) if hops else 0,
-        "events_per_cpu_s": round(sim["events"] / cpu_s) if cpu_s else 0,
-        "events_per_hop": round(sim["events"] / hops, 2) if hops else 0,
-        "events_per_s": round(sim["events_per_wall_second"]),
+        "events_per_cpu_s": round(s["sim.events"] / cpu_s) if cpu_s else 0,
+        "events_per_hop": round(s["sim.events"] / hops, 2) if hops else 0,
+        "events_per_s": round(s["sim.events_per_wall_second"]),
         "peak_rss_mb": round(rss / 2**20, 1),
         "rss_per_host_kb": round(rss / 1024 / n, 1),
         "sched_ref_events_per_s": round(ref_eps),

@@ -30,25 +30,25 @@ replication) and OUT/claim-lb-heatmaps.png (link x time utilization of run 1
 of each variant on one colour scale).
 """
 import csv
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 from plot import link_util_grid, read_csv  # noqa: E402  (the one reader of link_util.csv)
 
 COLS = [
-    ("AR ms", lambda j: j["link_util"]["allreduce"]["total_us"] / 1e3, "{:.2f}"),
-    ("ideal ms", lambda j: j["link_util"]["allreduce"]["ideal_us"] / 1e3, "{:.2f}"),
-    ("ratio", lambda j: j["link_util"]["allreduce"]["ratio"], "{:.2f}"),
-    ("max/mean", lambda j: j["link_util"]["fabric"]["max_over_mean"], "{:.2f}"),
-    ("Jain", lambda j: j["link_util"]["fabric"]["jain"], "{:.3f}"),
-    ("idle", lambda j: j["link_util"]["fabric"]["idle_share"], "{:.2f}"),
-    ("bin max/mean", lambda j: j["link_util"]["per_bin"]["max_over_mean"], "{:.2f}"),
-    ("bin Jain", lambda j: j["link_util"]["per_bin"]["jain"], "{:.3f}"),
-    ("bin idle", lambda j: j["link_util"]["per_bin"]["idle_share"], "{:.2f}"),
-    ("p99 queue KB", lambda j: j["queue_bytes"]["p99"] / 1e3, "{:.0f}"),
-    ("retx %", lambda j: 100.0 * j["retransmission_rate"], "{:.2f}"),
+    ("AR ms", lambda s: s["link_util.allreduce.total_us"] / 1e3, "{:.2f}"),
+    ("ideal ms", lambda s: s["link_util.allreduce.ideal_us"] / 1e3, "{:.2f}"),
+    ("ratio", lambda s: s["link_util.allreduce.ratio"], "{:.2f}"),
+    ("max/mean", lambda s: s["link_util.fabric.max_over_mean"], "{:.2f}"),
+    ("Jain", lambda s: s["link_util.fabric.jain"], "{:.3f}"),
+    ("idle", lambda s: s["link_util.fabric.idle_share"], "{:.2f}"),
+    ("bin max/mean", lambda s: s["link_util.per_bin.max_over_mean"], "{:.2f}"),
+    ("bin Jain", lambda s: s["link_util.per_bin.jain"], "{:.3f}"),
+    ("bin idle", lambda s: s["link_util.per_bin.idle_share"], "{:.2f}"),
+    ("p99 queue KB", lambda s: s["queue_bytes.p99"] / 1e3, "{:.0f}"),
+    ("retx %", lambda s: 100.0 * s["retransmission_rate"], "{:.2f}"),
 ]
 
 
@@ -60,14 +60,13 @@ def load(out):
     order = []
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            with open(os.path.join(r["dir"], "summary.json")) as g:
-                j = json.load(g)
-            if "allreduce" not in j.get("link_util", {}):
+            s = nicc_results.load(os.path.join(r["dir"], "summary.json"))
+            if not s.has("link_util.allreduce"):
                 sys.exit(f"claim-lb-table.py: {r['dir']}: no link_util.allreduce (link_util_interval_us off?)")
             if r["variant"] not in runs:
                 order.append(r["variant"])
                 runs[r["variant"]] = []
-            runs[r["variant"]].append((r, j))
+            runs[r["variant"]].append((r, s))
     return order, runs
 
 
@@ -84,7 +83,7 @@ def table(order, runs):
     lines = [head, "|" + "---|" * (len(COLS) + 2)]
     rows = []
     for v in order:
-        vals = [[c[1](j) for _, j in runs[v]] for c in COLS]
+        vals = [[c[1](s) for _, s in runs[v]] for c in COLS]
         lines.append(f"| {v} | {len(runs[v])} | " + " | ".join(cell(x, c[2]) for x, c in zip(vals, COLS)) + " |")
         rows.append([v, len(runs[v])] + [sum(x) / len(x) for x in vals])
     return "\n".join(lines), rows
@@ -101,16 +100,16 @@ def heat(plt, out, order, runs):
     if len(panels) == 1:
         axes = [axes]
     im = None
-    for ax, (v, times, links, grid, j) in zip(axes, panels):
+    for ax, (v, times, links, grid, s) in zip(axes, panels):
         step = times[1] - times[0] if len(times) > 1 else 1.0
         im = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0, vmax=1,
                        extent=(times[0] / 1e3, (times[-1] + step) / 1e3, len(links) - 0.5, -0.5))
         ax.set_yticks([])
         ax.set_ylabel(f"{len(links)} links", fontsize=7)
-        a = j["link_util"]["allreduce"]
-        pb = j["link_util"]["per_bin"]
-        ax.set_title(f"{v}: all-reduce {a['total_us'] / 1e3:.2f} ms ({a['ratio']:.2f} x ideal), per-interval "
-                     f"Jain {pb['jain']:.3f}, idle {100 * pb['idle_share']:.0f}%", fontsize=8)
+        ax.set_title(f"{v}: all-reduce {s['link_util.allreduce.total_us'] / 1e3:.2f} ms "
+                     f"({s['link_util.allreduce.ratio']:.2f} x ideal), per-interval "
+                     f"Jain {s['link_util.per_bin.jain']:.3f}, idle {100 * s['link_util.per_bin.idle_share']:.0f}%",
+                     fontsize=8)
         ax.set_xlim(0, tmax)
     axes[-1].set_xlabel("time (ms)")
     fig.colorbar(im, ax=list(axes), label="link utilization (20 us bins)", shrink=0.6)
@@ -123,7 +122,7 @@ def heat(plt, out, order, runs):
 def ratio_plot(plt, out, order, runs):
     fig, ax = plt.subplots(figsize=(7, 3.4))
     for i, v in enumerate(order):
-        ys = [j["link_util"]["allreduce"]["ratio"] for _, j in runs[v]]
+        ys = [s["link_util.allreduce.ratio"] for _, s in runs[v]]
         ax.bar(i, sum(ys) / len(ys), color="tab:blue", alpha=0.6)
         ax.plot([i] * len(ys), ys, "k.", markersize=5)
     ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
@@ -145,12 +144,12 @@ def check(order, runs):
     bad = []
     mean = {}
     for v in order:
-        for r, j in runs[v]:
-            a = j["link_util"]["allreduce"]
-            if a["ratio"] < 1.0:
-                bad.append(f"{v} run {r['run']}: all-reduce {a['total_us']} us below its ideal {a['ideal_us']} us")
-        mean[v] = (sum(j["link_util"]["allreduce"]["ratio"] for _, j in runs[v]) / len(runs[v]),
-                   sum(j["link_util"]["per_bin"]["idle_share"] for _, j in runs[v]) / len(runs[v]))
+        for r, s in runs[v]:
+            if s["link_util.allreduce.ratio"] < 1.0:
+                bad.append(f"{v} run {r['run']}: all-reduce {s['link_util.allreduce.total_us']} us below its ideal "
+                           f"{s['link_util.allreduce.ideal_us']} us")
+        mean[v] = (sum(s["link_util.allreduce.ratio"] for _, s in runs[v]) / len(runs[v]),
+                   sum(s["link_util.per_bin.idle_share"] for _, s in runs[v]) / len(runs[v]))
     if "ecmp" not in mean:
         return bad + ["no ecmp run"]
     ratio, idle = mean["ecmp"]

@@ -7,9 +7,11 @@ Reads OUT_DIR/<variant>-s<scale>/summary.json (training and collectives)
 and writes OUT_DIR/claim-multirail.csv, claim-multirail.md and
 claim-multirail.png (skipped without matplotlib).
 """
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 VARIANTS = [
     ("rail", "rail-optimized, rail-local rings"),
@@ -25,38 +27,39 @@ def load(out, name, scale):
     path = os.path.join(out, f"{name}-s{scale}", "summary.json")
     if not os.path.exists(path):
         return None
-    with open(path) as f:
-        s = json.load(f)
-    t = s["training"]
-    colls = s.get("collectives", {})
+    s = nicc_results.load(path)
+    r = {
+        "iteration_us": s["training.mean_iteration_us"],
+        "compute_us": s["training.compute_us"],
+        "exposed_us": s["training.mean_exposed_comm_us"],
+        "share": s["training.exposed_comm_share"],
+        "ips": s["training.iterations_per_s"],
+    }
     hops = []
     nvlink = 0
     ar = {}
-    for cname, c in colls.items():
-        for h, n in enumerate(c.get("flows_by_fabric_hops", [])):
+    for cname in s.get("collectives", {}):
+        c = "collectives." + cname
+        for h, n in enumerate(s.get(c + ".flows_by_fabric_hops", [])):
             while len(hops) <= h:
                 hops.append(0)
             hops[h] += n
-        nvlink += c.get("nvlink_flows", 0)
+        nvlink += s.get(c + ".nvlink_flows", 0)
         # train_i<iteration>_b<bucket>
         it, b = cname[len("train_i"):].split("_b")
-        ar.setdefault(int(it), {})[int(b)] = c["total_us"]
+        ar.setdefault(int(it), {})[int(b)] = s[c + ".total_us"]
     fabric = sum(hops[1:])
     mean_hops = sum(h * n for h, n in enumerate(hops) if h > 0) / fabric if fabric else 0.0
     per_iter = [sum(v.values()) for v in ar.values()]
     last = [v[max(v)] for v in ar.values()]
-    return {
-        "iteration_us": t["mean_iteration_us"],
-        "compute_us": t["compute_us"],
-        "exposed_us": t["mean_exposed_comm_us"],
-        "share": t["exposed_comm_share"],
-        "ips": t["iterations_per_s"],
+    r.update({
         "allreduce_us": sum(per_iter) / len(per_iter) if per_iter else 0.0,
         "last_bucket_us": sum(last) / len(last) if last else 0.0,
         "hops": hops,
         "mean_hops": mean_hops,
         "nvlink_flows": nvlink,
-    }
+    })
+    return r
 
 
 def main():

@@ -38,31 +38,32 @@ for r in "${runs[@]}"; do
 done
 t1=$(date +%s)
 
-# One comparison table from the three summary.json files.
-"$py" - "$out" "${runs[@]%%:*}" <<'PYEOF'
-import json, os, sys
+# One comparison table from the three summary.json files (read through scripts/nicc_results.py).
+NICC_SCRIPTS="$root/scripts" "$py" - "$out" "${runs[@]%%:*}" <<'PYEOF'
+import os, sys
+sys.path.insert(0, os.environ["NICC_SCRIPTS"])
+import nicc_results
 out, names = sys.argv[1], sys.argv[2:]
 hdr = ("run", "p50 sd", "p99 sd", "p99 sd <100KB", "p99 queue KB", "PFC pauses",
        "pause us", "fabric util", "max util", "retx %", "p99 ooo", "allreduce us", "events/s")
 rows = []
 for n in names:
-    j = json.load(open(os.path.join(out, n, "summary.json")))
-    small = j.get("fct_slowdown_by_size", {})
-    p99_small = max([small.get(b, {}).get("p99", 0) for b in ("<10KB", "10KB-100KB")] or [0])
-    c = j.get("collective", {})
+    j = nicc_results.load(os.path.join(out, n, "summary.json"))
+    p99_small = max([j.get("fct_slowdown_by_size." + b + ".p99", 0) for b in ("<10KB", "10KB-100KB")] or [0])
     rows.append((n,
-                 "%.2f" % j["fct_slowdown"]["p50"],
-                 "%.2f" % j["fct_slowdown"]["p99"],
+                 "%.2f" % j["fct_slowdown.p50"],
+                 "%.2f" % j["fct_slowdown.p99"],
                  "%.2f" % p99_small,
-                 "%.0f" % (j["queue_bytes"]["p99"] / 1e3),
-                 "%d" % j["pfc"]["pause_frames"],
-                 "%.0f" % j["pfc"].get("pause_time_us", 0),
-                 "%.3f" % j["link_utilization"]["fabric_mean"],
-                 "%.3f" % j["link_utilization"]["fabric_max"],
+                 "%.0f" % (j["queue_bytes.p99"] / 1e3),
+                 "%d" % j["pfc.pause_frames"],
+                 "%.0f" % j.get("pfc.pause_time_us", 0),
+                 "%.3f" % j["link_utilization.fabric_mean"],
+                 "%.3f" % j["link_utilization.fabric_max"],
                  "%.2f" % (100 * j.get("retransmission_rate", 0)),
-                 "%d" % j.get("reordering", {}).get("p99_distance", 0),
-                 ("%.0f" % c["total_us"]) if c.get("complete") else "%d/%d steps" % (c.get("steps_done", 0), c.get("steps_planned", 0)),
-                 "%.2fM" % (j["sim"]["events_per_wall_second"] / 1e6)))
+                 "%d" % j.get("reordering.p99_distance", 0),
+                 ("%.0f" % j["collective.total_us"]) if j.get("collective.complete") else
+                 "%d/%d steps" % (j.get("collective.steps_done", 0), j.get("collective.steps_planned", 0)),
+                 "%.2fM" % (j["sim.events_per_wall_second"] / 1e6)))
 w = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(hdr)]
 print("  ".join(h.rjust(w[i]) for i, h in enumerate(hdr)))
 for r in rows:

@@ -13,16 +13,17 @@ Without -o each DIR gets fault.png. Needs python3-matplotlib (run with
 """
 import argparse
 import csv
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 
 def load(d):
     with open(os.path.join(d, "fault_throughput.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
-    with open(os.path.join(d, "summary.json")) as f:
-        summary = json.load(f)
+    summary = nicc_results.load(os.path.join(d, "summary.json"))
     t = [float(r["time_us"]) for r in rows]
     total = [float(r["total_gbps"]) for r in rows]
     affected = [float(r["affected_gbps"]) for r in rows]

@@ -13,16 +13,18 @@ Standard library; the plot needs Debian's python3-matplotlib.
 """
 import argparse
 import csv
-import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
+
 
 def host0_port(summary):
-    ports = summary.get("queue_monitor", {}).get("ports", {})
-    for name in sorted(ports):
+    """The first monitored port 0 ('SWITCH:0') and its path in summary.json."""
+    for name in sorted(summary.get("queue_monitor.ports", {})):
         if name.endswith(":0"):
-            return name, ports[name]
+            return name, "queue_monitor.ports." + name
     sys.exit("hpcc-burst.py: no monitored port 0 in summary.json (was TRACE_FILE set?)")
 
 
@@ -36,16 +38,15 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     for cc in ("dcqcn", "hpcc"):
         base = os.path.join(a.dir, "nicc-" + cc)
-        with open(os.path.join(base, "summary.json")) as f:
-            s = json.load(f)
+        s = nicc_results.load(os.path.join(base, "summary.json"))
         name, st = host0_port(s)
         sw, port = name.rsplit(":", 1)
-        drain = st.get("drain_time_ns")
+        drain = s.get(st + ".drain_time_ns")
         print("| %s | %s | %.0f KB | %.1f us | %s | %.0f KB | %d | %d/%d |" % (
-            cc.upper(), name, st["max"] / 1e3, st["max_time_ns"] / 1e3,
+            cc.upper(), name, s[st + ".max"] / 1e3, s[st + ".max_time_ns"] / 1e3,
             "%.1f us" % (drain / 1e3) if drain is not None else "not drained",
-            st["p99"] / 1e3, s.get("pfc", {}).get("frames_received", 0),
-            s.get("flows", {}).get("completed", 0), s.get("flows", {}).get("total", 0)))
+            s[st + ".p99"] / 1e3, s.get("pfc.frames_received", 0),
+            s.get("flows.completed", 0), s.get("flows.total", 0)))
         t, q = [], []
         with open(os.path.join(base, "queues.csv")) as f:
             for row in csv.DictReader(f):

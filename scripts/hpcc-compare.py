@@ -15,9 +15,11 @@ flows (< --short bytes) are below DCQCN's and HPCC's p99 fabric queue
 Standard library; the plot needs Debian's python3-matplotlib.
 """
 import argparse
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 
 def read_fct(path):
@@ -59,17 +61,15 @@ def short_tail(flows, limit):
 def run_figures(d, cc, short):
     base = os.path.join(d, "nicc-" + cc)
     flows = read_fct(os.path.join(base, "fct.txt"))
-    with open(os.path.join(base, "summary.json")) as f:
-        summary = json.load(f)
-    q = summary.get("queue_bytes", {})
+    summary = nicc_results.load(os.path.join(base, "summary.json"))
     return {
         "flows": flows,
         "buckets": buckets(flows),
         "short": short_tail(flows, short),
-        "q99": q.get("p99", 0),
-        "done": summary.get("flows", {}).get("completed", len(flows)),
-        "total": summary.get("flows", {}).get("total", len(flows)),
-        "pauses": summary.get("pfc", {}).get("pause_frames", summary.get("pfc", {}).get("frames_received", 0)),
+        "q99": summary.get("queue_bytes.p99", 0),
+        "done": summary.get("flows.completed", len(flows)),
+        "total": summary.get("flows.total", len(flows)),
+        "pauses": summary.get("pfc.pause_frames", summary.get("pfc.frames_received", 0)),
     }
 
 

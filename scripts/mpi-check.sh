@@ -64,8 +64,10 @@ declare -A cases=(
 )
 
 same() {  # same A B: every output file identical; summary.json but for sim/mpi_ranks
-  python3 - "$1" "$2" <<'PY'
-import json, os, sys
+  NICC_SCRIPTS="$top/scripts" python3 - "$1" "$2" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["NICC_SCRIPTS"])
+import nicc_results  # scripts/nicc_results.py: summary.json through its schema
 a, b = sys.argv[1], sys.argv[2]
 fa, fb = sorted(os.listdir(a)), sorted(os.listdir(b))
 if fa != fb:
@@ -76,7 +78,8 @@ def strip(d):
     return d
 for f in fa:
     if f == "summary.json":
-        if strip(json.load(open(os.path.join(a, f)))) != strip(json.load(open(os.path.join(b, f)))):
+        # The whole object compared (.data), each checked against the schema first.
+        if strip(nicc_results.load(os.path.join(a, f)).data) != strip(nicc_results.load(os.path.join(b, f)).data):
             sys.exit("summary.json differs")
     elif open(os.path.join(a, f), "rb").read() != open(os.path.join(b, f), "rb").read():
         sys.exit(f"{f} differs")
@@ -92,7 +95,7 @@ for name in fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine; do
     fi
     secs=$(python3 -c "import time; print(f'{time.time() - $t:.1f}')")
     if [ "$n" = 1 ]; then
-      flows=$(python3 -c "import json; d=json.load(open('$out/$name-np1/summary.json')); print(d['flows']['completed'], '/', d['flows']['total'])" 2>/dev/null)
+      flows=$(python3 -c "import sys; sys.path.insert(0, '$top/scripts'); import nicc_results; s=nicc_results.load('$out/$name-np1/summary.json'); print(s['flows.completed'], '/', s['flows.total'])" 2>/dev/null)
       ok "$name -np 1: ran in $secs s ($flows flows done)"
       continue
     fi
@@ -103,7 +106,7 @@ for name in fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine; do
     fi
   done
 done
-pauses=$(python3 -c "import json; print(json.load(open('$out/fat-tree-pfc-np1/summary.json'))['pfc']['frames_received'])" 2>/dev/null || echo 0)
+pauses=$(python3 -c "import sys; sys.path.insert(0, '$top/scripts'); import nicc_results; print(nicc_results.load('$out/fat-tree-pfc-np1/summary.json')['pfc.frames_received'])" 2>/dev/null || echo 0)
 if [ "${pauses:-0}" -gt 0 ]; then ok "fat-tree-pfc: $pauses PFC frames (pauses cross ranks)"; else bad "fat-tree-pfc: no PFC frame"; fi
 
 refuse() {  # refuse NAME NP WANT ARGS...: exit 2 and WANT in the message

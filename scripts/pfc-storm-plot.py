@@ -12,18 +12,20 @@ hosts; the storm's interval is shaded and the watchdog's actions marked.
 Needs Debian's python3-matplotlib; without it the script says so and exits 0.
 """
 import csv
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 
 def load(arg):
     path, _, label = arg.partition("=")
     label = label or os.path.basename(os.path.normpath(path))
     rows = list(csv.DictReader(open(os.path.join(path, "pfc_spread.csv"))))
-    summary = json.load(open(os.path.join(path, "summary.json")))
+    summary = nicc_results.load(os.path.join(path, "summary.json"))
     cols = {k: [float(r[k]) for r in rows] for k in rows[0]} if rows else {}
-    return label, cols, summary.get("pfc_storm", {})
+    return label, cols, summary
 
 
 def main(argv):
@@ -43,16 +45,16 @@ def main(argv):
     panels = [("paused_switch_ports", "switch ports paused"),
               ("paused_hosts", "hosts paused"),
               ("rx_gbps", "host receive Gb/s")]
-    for label, cols, pfc in runs:
+    for label, cols, summary in runs:
         if not cols:
             continue
         for ax, (key, _) in zip(axes, panels):
             ax.plot(cols["time_us"], cols[key], label=label, drawstyle="steps-post")
-        for a in pfc.get("watchdog", {}).get("actions", []):
+        for a in summary.get("pfc_storm.watchdog.actions", []):
             for ax in axes:
                 ax.axvline(a["at_us"], color="red" if a["action"] == "storm" else "green",
                            linestyle=":", linewidth=0.8)
-    for s in runs[0][2].get("storms", []):
+    for s in runs[0][2].get("pfc_storm.storms", []):
         end = s["end_us"] if s["end_us"] is not None else max(runs[0][1]["time_us"])
         for ax in axes:
             ax.axvspan(s["start_us"], end, color="grey", alpha=0.12)

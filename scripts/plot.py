@@ -32,6 +32,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
+
 # Flow-size bucket edges (bytes) of the slowdown plot: log-spaced.
 EDGES = [0, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7, 1e12]
 
@@ -139,13 +142,10 @@ def plot_training(plt, folder, name):
     summary_path = os.path.join(folder, "summary.json")
     if not its or not os.path.exists(summary_path):
         return None
-    import json
-
-    with open(summary_path) as f:
-        tr = json.load(f).get("training", {})
-    fwd = float(tr.get("forward_us", 0)) * 1e3
-    bwd = float(tr.get("backward_us", 0)) * 1e3
-    micro = int(tr.get("microbatches", 1) or 1)
+    s = nicc_results.load(summary_path)
+    fwd = float(s.get("training.forward_us", 0)) * 1e3
+    bwd = float(s.get("training.backward_us", 0)) * 1e3
+    micro = int(s.get("training.microbatches", 1) or 1)
     tps = [r for r in read_csv(os.path.join(folder, "training_tp.csv")) if r.get("end_ns")]
     ms = 1e-6  # ns -> ms
     top = 3.1 if tps else 2.1  # the compute row; with TP a TP row below it
@@ -201,11 +201,11 @@ def plot_training(plt, folder, name):
         ax.set_xlabel("time (ms)   blue forward, orange backward, grey exposed communication, "
                       "green optimizer; ^ bucket ready")
     ax.xaxis.label.set_size(7)
-    share = float(tr.get("exposed_comm_share", 0))
-    tp_note = (f", TP {tr.get('tp')} ({float(tr.get('mean_tp_comm_us', 0)) / 1e3:.2f} ms TP)"
+    share = float(s.get("training.exposed_comm_share", 0))
+    tp_note = (f", TP {s.get('training.tp')} ({float(s.get('training.mean_tp_comm_us', 0)) / 1e3:.2f} ms TP)"
                if tps else "")
-    ax.set_title(f"{name}: training, {tr.get('preset', '')}, {tr.get('ranks', '')} ranks{tp_note}, "
-                 f"{float(tr.get('mean_iteration_us', 0)) / 1e3:.2f} ms per iteration, "
+    ax.set_title(f"{name}: training, {s.get('training.preset', '')}, {s.get('training.ranks', '')} ranks{tp_note}, "
+                 f"{float(s.get('training.mean_iteration_us', 0)) / 1e3:.2f} ms per iteration, "
                  f"{100 * share:.1f}% exposed comm", fontsize=9)
     ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()
@@ -241,13 +241,11 @@ def plot_link_util(plt, folder, name):
     title = f"{name}: fabric link utilization"
     summary_path = os.path.join(folder, "summary.json")
     if os.path.exists(summary_path):
-        import json
-
-        with open(summary_path) as f:
-            fab = json.load(f).get("link_util", {}).get("fabric", {})
-        if fab:
-            title += (f" (max/mean {fab.get('max_over_mean', 0):.2f}, Jain {fab.get('jain', 0):.3f}, "
-                      f"idle {100 * fab.get('idle_share', 0):.0f}%)")
+        s = nicc_results.load(summary_path)
+        if s.get("link_util.fabric"):
+            title += (f" (max/mean {s.get('link_util.fabric.max_over_mean', 0):.2f}, "
+                      f"Jain {s.get('link_util.fabric.jain', 0):.3f}, "
+                      f"idle {100 * s.get('link_util.fabric.idle_share', 0):.0f}%)")
     ax.set_title(title, fontsize=9)
     fig.colorbar(im, ax=ax, label="utilization")
     fig.tight_layout()

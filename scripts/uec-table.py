@@ -40,10 +40,12 @@ RCCC_VS_UEC of the 'uec' row of the same cell) with the receiver's p99 queue
 all completed, lost bytes 0, no drop and no timeout.
 """
 import csv
-import json
 import math
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 # Incast completion bound over ideal: issue 15's 1.2 (docs/uec.md, "What
 # holds": the fat-tree meets it with little margin).
@@ -107,35 +109,33 @@ def row_of(run, out):
     if not row["ok"] or not os.path.exists(sp):
         row["ok"] = False
         return row
-    j = json.load(open(sp))
+    j = nicc_results.load(sp)
     fct = read_fct(folder)
-    total, done = j["flows"]["total"], j["flows"]["completed"]
+    total, done = j["flows.total"], j["flows.completed"]
     row["flows"] = f"{done}/{total}"
     row["all_done"] = done == total
-    sd = j["fct_slowdown"]
     if done:
-        row["sd_p50"], row["sd_p99"], row["sd_p999"] = sd["p50"], sd["p99"], sd.get("p999")
-    qm = j.get("queue_monitor", {}).get("ports", j.get("queue_monitor", {}))
+        row["sd_p50"], row["sd_p99"], row["sd_p999"] = (j["fct_slowdown.p50"], j["fct_slowdown.p99"],
+                                                        j.get("fct_slowdown.p999"))
+    qm = j.get("queue_monitor.ports", j.get("queue_monitor", {}))
     port_p99 = [v["p99"] for k, v in qm.items() if isinstance(v, dict) and "p99" in v]
     if run["workload"].startswith("incast") and port_p99:
         row["p99_queue_bytes"] = max(port_p99)
     else:
-        row["p99_queue_bytes"] = j["queue_bytes"]["p99"]
+        row["p99_queue_bytes"] = j["queue_bytes.p99"]
     row["p99_queue_kb"] = row["p99_queue_bytes"] / 1e3
     row["trims"] = j.get("trims", 0)
-    row["retx"] = j["bytes"]["retransmitted_packets"]
-    row["pfc_pauses"] = j["pfc"]["pause_frames"]
+    row["retx"] = j["bytes.retransmitted_packets"]
+    row["pfc_pauses"] = j["pfc.pause_frames"]
     row["drops"] = j["drops"]  # includes drops_trim_no_buffer and headroom overflows
-    row["timeouts"] = j["bytes"]["timeouts"]
+    row["timeouts"] = j["bytes.timeouts"]
     sent = sum(int(r["size_bytes"]) for r in fct)
-    row["lost_bytes"] = sent - j["bytes"]["delivered_in_order"] if row["all_done"] else None
-    row["perm_ideal"] = j.get("permutation", {}).get("throughput_fraction_of_ideal")
-    cfg = j.get("config", {})
-    rate = float(cfg.get("rate_gbps", 100))
+    row["lost_bytes"] = sent - j["bytes.delivered_in_order"] if row["all_done"] else None
+    row["perm_ideal"] = j.get("permutation.throughput_fraction_of_ideal")
+    rate = float(j.get("config.rate_gbps", 100))
     row["incast_ideal"] = incast_ratio(fct, rate) if run["workload"].startswith("incast") else None
-    c = j.get("collective", {})
-    row["collective_us"] = c.get("total_us") if c.get("complete") else None
-    row["trim_threshold"] = int(float(cfg.get("trim_threshold_bytes", 0) or 0))
+    row["collective_us"] = j.get("collective.total_us") if j.get("collective.complete") else None
+    row["trim_threshold"] = int(float(j.get("config.trim_threshold_bytes", 0) or 0))
     row["slowdowns"] = sorted(float(r["slowdown"]) for r in fct if r.get("slowdown"))
     return row
 

@@ -10,11 +10,14 @@ path ("fct_slowdown.p99", "pfc.pause_frames"; booleans as 0/1). Left out:
 collective step times) and text fields.
 """
 import csv
-import json
 import os
 import sqlite3
+import sys
 
 from . import points
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nicc_results  # noqa: E402  (scripts/nicc_results.py)
 
 SKIP = {"config"}
 
@@ -45,11 +48,12 @@ def gather(plan, out):
                 failed.append((pt, points.error_of(out, pt)))
             continue
         try:
-            summary = json.load(open(os.path.join(points.point_dir(out, pt["id"]), "summary.json")))
-        except (OSError, ValueError) as e:
-            failed.append((pt, "summary.json unreadable: %s" % e))
+            summary = nicc_results.load(os.path.join(points.point_dir(out, pt["id"]), "summary.json"))
+        except nicc_results.SummaryError as e:
+            # Unreadable (the OSError / ValueError itself) or refused by the schema (its reasons).
+            failed.append((pt, "summary.json unreadable: %s" % (e.__cause__ or e)))
             continue
-        m = flatten_summary(summary)
+        m = flatten_summary(summary.data)  # every field: the whole object, by its paths
         for k in m:
             if k not in seen:
                 seen.add(k)
