@@ -198,15 +198,17 @@ class Summary:
         return self.get(path, None) is not None
 
 
-def load(path):
-    """The summary.json of a run directory (or the file itself), checked."""
+def load(path, check_schema=True):
+    """The summary.json of a run directory (or the file itself), checked.
+    check_schema=False: a summary of an older binary (bench/events.sh
+    --before), read as it is; paths asked for must still be declared."""
     file = os.path.join(path, "summary.json") if os.path.isdir(path) else path
     try:
         with open(file, encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, ValueError) as e:
         raise SummaryError(f"{file}: cannot read a summary: {e}") from e
-    problems = check(data, file)
+    problems = check(data, file) if check_schema else []
     if problems:
         raise SummaryError("\n".join(problems))
     return Summary(data, file)
