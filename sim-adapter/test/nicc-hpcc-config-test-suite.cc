@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <unistd.h>
@@ -293,8 +294,10 @@ class QlenMonitorTest : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.monitoredPorts.size(), 8u, "every port of the three switches");
         NS_TEST_EXPECT_MSG_EQ(r.flows.size(), 1u, "the flow ran");
         // One histogram line per port after each "time:" line.
-        const auto lines = std::count(r.qlenMonText.begin(), r.qlenMonText.end(), '\n');
-        const auto dumps = static_cast<long>(Count(r.qlenMonText, "time: "));
+        std::ifstream qlenFile(r.spool->Path(NICC_QLEN_SPOOL)); // streamed during the run
+        const std::string qlen((std::istreambuf_iterator<char>(qlenFile)), std::istreambuf_iterator<char>());
+        const auto lines = std::count(qlen.begin(), qlen.end(), '\n');
+        const auto dumps = static_cast<long>(Count(qlen, "time: "));
         NS_TEST_EXPECT_MSG_EQ((dumps > 0 && lines == dumps * 9), true, "8 port lines per dump");
 
         // A --set monitor=... applies after the config and wins.

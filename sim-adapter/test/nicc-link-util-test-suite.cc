@@ -86,17 +86,13 @@ UtilOf(const NiccScenarioResult& r, const std::string& from, const std::string& 
 {
     const NiccLinkUtilSeries& s = r.linkUtil.series;
     int64_t span = 0;
-    const std::vector<double> u =
-        NiccLinkUtilWindow(s, s.binStartNs.front(), s.binEndNs.back(), &span);
+    const std::vector<double> u = NiccLinkUtilWindow(s, s.firstNs, s.lastNs, &span);
     for (size_t l = 0; l < s.Links(); ++l)
     {
         if (s.from[l] == from && s.to[l] == to)
         {
             *bytes = 0;
-            for (size_t b = 0; b < s.Bins(); ++b)
-            {
-                *bytes += s.bytes[b * s.Links() + l];
-            }
+            s.ForEachBin([&](int64_t, int64_t, const uint64_t* by) { *bytes += by[l]; });
             return u[l];
         }
     }
@@ -130,11 +126,18 @@ class OneFlowEcmpTest : public TestCase
         const NiccLinkUtilSeries& s = r.linkUtil.series;
         NS_TEST_ASSERT_MSG_EQ(s.Links(), 8u, "2 leaves x 2 spines, both directions");
         NS_TEST_ASSERT_MSG_GT(s.Bins(), 30u, "about 160 us of flow in 5 us bins");
-        NS_TEST_EXPECT_MSG_EQ(s.binStartNs.front(), 1000, "sampling starts with the flow file's first flow");
-        for (size_t b = 0; b + 1 < s.Bins(); ++b)
-        {
-            NS_TEST_EXPECT_MSG_EQ(s.binEndNs[b] - s.binStartNs[b], 5000, "whole bins of 5 us");
-        }
+        NS_TEST_EXPECT_MSG_EQ(s.firstNs, 1000, "sampling starts with the flow file's first flow");
+        NS_TEST_EXPECT_MSG_EQ(s.binStartNs.size(), 0u, "streamed to the spool, not held");
+        size_t seen = 0;
+        NS_TEST_EXPECT_MSG_EQ(s.ForEachBin([&](int64_t b0, int64_t b1, const uint64_t*) {
+            if (++seen < s.Bins())
+            {
+                NS_TEST_EXPECT_MSG_EQ(b1 - b0, 5000, "whole bins of 5 us");
+            }
+        }),
+                              true,
+                              "the spooled bins read back");
+        NS_TEST_EXPECT_MSG_EQ(seen, s.Bins(), "every bin");
         uint64_t b0 = 0;
         uint64_t b1 = 0;
         const double u0 = UtilOf(r, "leaf0", "spine0", &b0);

@@ -148,7 +148,7 @@ class HpccQueueTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(NiccRunWith("incast", d, &dcqcn, &err), true, err);
         const uint64_t hq = hpcc.QueuePercentile(0.99);
         const uint64_t dq = dcqcn.QueuePercentile(0.99);
-        NS_TEST_ASSERT_MSG_EQ(hpcc.queueSamples.size(), 2000u, "2 ms of 1 us samples");
+        NS_TEST_ASSERT_MSG_EQ(hpcc.queueHist.Count(), 2000u, "2 ms of 1 us samples");
         NS_TEST_ASSERT_MSG_LT(hq, 40000u, "HPCC p99 queue after convergence");
         NS_TEST_ASSERT_MSG_GT(dq, 3 * hq, "DCQCN's p99 queue is several times HPCC's");
         NS_TEST_ASSERT_MSG_GT(dq, 120000u, "DCQCN's p99 queue is several times the HPCC bound");

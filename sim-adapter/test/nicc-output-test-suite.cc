@@ -19,9 +19,13 @@
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
 #include <sstream>
 
 using namespace ns3;
@@ -47,7 +51,7 @@ class QueueStatsTest : public TestCase
         NiccQueueStats s = NiccComputeQueueStats(t, q, 1000);
         // Sorted: 0 0 100 500 900 2000 3000 4000 8000 8000; rank ceil(q * 10).
         NS_TEST_ASSERT_MSG_EQ(s.samples, 10, "samples");
-        NS_TEST_ASSERT_MSG_EQ(s.p50Bytes, 900, "p50 = 5th of 10");
+        NS_TEST_ASSERT_MSG_EQ(s.p50Bytes, 901, "p50 = 5th of 10: 900, its bucket's top 901");
         NS_TEST_ASSERT_MSG_EQ(s.p95Bytes, 8000, "p95 = 10th");
         NS_TEST_ASSERT_MSG_EQ(s.maxBytes, 8000, "max");
         NS_TEST_ASSERT_MSG_EQ(s.maxTimeNs, 300, "first sample at the max");
@@ -65,9 +69,12 @@ class QueueStatsTest : public TestCase
             q2.push_back(((i * 7) % 20) * 100);
         }
         s = NiccComputeQueueStats(t2, q2, 0);
-        NS_TEST_ASSERT_MSG_EQ(s.p50Bytes, 900, "p50");
-        NS_TEST_ASSERT_MSG_EQ(s.p95Bytes, 1800, "p95");
-        NS_TEST_ASSERT_MSG_EQ(s.p99Bytes, 1900, "p99");
+        // Reported as the top of the value's histogram bucket
+        // (nicc-log-histogram.h): 900 is in [900, 901] (octave 512, width
+        // 2), 1800 in [1800, 1803] (octave 1024, width 4); 1900 is the max.
+        NS_TEST_ASSERT_MSG_EQ(s.p50Bytes, 901, "p50");
+        NS_TEST_ASSERT_MSG_EQ(s.p95Bytes, 1803, "p95");
+        NS_TEST_ASSERT_MSG_EQ(s.p99Bytes, 1900, "p99: the maximum, exact");
         // 1900 = (i * 7) % 20 * 100 at i = 17 (119 % 20 = 19).
         NS_TEST_ASSERT_MSG_EQ(s.maxTimeNs, 17000, "time of max");
         NS_TEST_ASSERT_MSG_EQ(s.drainNs, -1, "never 0 after i = 17 (i = 0, 20 only)");
@@ -75,6 +82,104 @@ class QueueStatsTest : public TestCase
         s = NiccComputeQueueStats({}, {}, 1000);
         NS_TEST_ASSERT_MSG_EQ(s.samples, 0, "empty series");
         NS_TEST_ASSERT_MSG_EQ(s.maxTimeNs, -1, "no time of max");
+    }
+};
+
+// NiccLogHistogram against exact nearest-rank percentiles of the same
+// values, on distributions a queue shows: small exact values, packet
+// multiples, log-uniform bursts, a heavy tail, and the uint64 extremes.
+class LogHistogramTest : public TestCase
+{
+  public:
+    LogHistogramTest()
+        : TestCase("log histogram: every percentile >= exact and < exact * (1 + 2^-8); exact below 256 and at max")
+    {
+    }
+
+  private:
+    static uint64_t Next(uint64_t* x) // splitmix64: fixed seed, any platform
+    {
+        uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+
+    void Check(const std::string& name, std::vector<uint64_t> v)
+    {
+        NiccLogHistogram h;
+        for (uint64_t x : v)
+        {
+            h.Add(x);
+        }
+        std::sort(v.begin(), v.end());
+        NS_TEST_ASSERT_MSG_EQ(h.Count(), v.size(), name << ": count");
+        NS_TEST_ASSERT_MSG_EQ(h.Max(), v.back(), name << ": max");
+        NS_TEST_ASSERT_MSG_EQ(h.Percentile(1.0), v.back(), name << ": q = 1 is the max");
+        double worst = 0;
+        for (uint32_t i = 0; i <= 1000; ++i)
+        {
+            const double q = i / 1000.0;
+            const uint64_t exact = v[NiccLogHistogram::NearestRank(v.size(), q)];
+            const uint64_t got = h.Percentile(q);
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(got, exact, name << " q=" << q << ": never below");
+            if (exact < NiccLogHistogram::kSub)
+            {
+                NS_TEST_ASSERT_MSG_EQ(got, exact, name << " q=" << q << ": exact below 256");
+            }
+            const double rel = exact ? (static_cast<double>(got) - static_cast<double>(exact)) / static_cast<double>(exact) : 0;
+            NS_TEST_ASSERT_MSG_LT(rel, 1.0 / NiccLogHistogram::kSub, name << " q=" << q << ": within 2^-8");
+            worst = std::max(worst, rel);
+        }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(h.Buckets(), NiccLogHistogram::kMaxBuckets, name << ": bounded");
+        std::cout << "log histogram, " << name << ": " << v.size() << " values, " << h.Buckets()
+                  << " counters, worst relative error " << worst << "\n";
+    }
+
+    void DoRun() override
+    {
+        uint64_t seed = 1;
+        std::vector<uint64_t> small, packets, bursts, tail;
+        for (uint32_t i = 0; i < 20000; ++i)
+        {
+            small.push_back(Next(&seed) % 300);
+            packets.push_back((Next(&seed) % 400) * 1048 + (Next(&seed) % 3) * 64);
+            bursts.push_back(static_cast<uint64_t>(std::exp2(static_cast<double>(Next(&seed) % 2400) / 100.0)));
+            const double u = std::min(static_cast<double>(Next(&seed) >> 11) / 9007199254740992.0, 0.999999);
+            tail.push_back(static_cast<uint64_t>(1000.0 / std::pow(1.0 - u, 1.2))); // Pareto
+        }
+        Check("uniform 0..299", small);
+        Check("1048 B packets", packets);
+        Check("log-uniform 1..2^24", bursts);
+        Check("Pareto 1.2", tail);
+        Check("extremes", {0, 1, 255, 256, 257, UINT64_MAX / 2, UINT64_MAX - 1, UINT64_MAX});
+
+        // Merging two halves is the histogram of the whole; Counters/Assign
+        // (the MPI reduction) keeps it.
+        NiccLogHistogram a, b, all;
+        for (size_t i = 0; i < packets.size(); ++i)
+        {
+            (i % 2 ? a : b).Add(packets[i]);
+            all.Add(packets[i]);
+        }
+        a.Merge(b);
+        NS_TEST_ASSERT_MSG_EQ((a == all), true, "merge of halves");
+        NiccLogHistogram c;
+        c.Assign(all.Counters(NiccLogHistogram::kMaxBuckets), all.Max());
+        NS_TEST_ASSERT_MSG_EQ((c == all), true, "counters round trip");
+        // Memory does not grow with the number of samples: a 10x longer
+        // stream of the same distribution holds the same counters.
+        NiccLogHistogram shortRun, longRun;
+        uint64_t s1 = 7, s2 = 7;
+        for (uint32_t i = 0; i < 100000; ++i)
+        {
+            shortRun.Add(Next(&s1) % 4000000);
+        }
+        for (uint32_t i = 0; i < 1000000; ++i)
+        {
+            longRun.Add(Next(&s2) % 4000000);
+        }
+        NS_TEST_ASSERT_MSG_EQ(longRun.Buckets(), shortRun.Buckets(), "same counters at 10x the samples");
     }
 };
 
@@ -296,38 +401,90 @@ class MonitorRunTest : public TestCase
         NiccScenarioResult r;
         NS_TEST_ASSERT_MSG_EQ(s.Run(&r, &err), true, err);
         NS_TEST_ASSERT_MSG_EQ(r.monitoredPorts.size(), 9, "8 sender ports + the receiver port");
+        // queues.csv, streamed as sampled: every port's series, in time order.
+        std::map<std::string, std::vector<int64_t>> times;
+        std::map<std::string, std::vector<uint64_t>> lengths;
+        std::ifstream q(r.spool->Path(NICC_QUEUES_CSV));
+        std::string row;
+        NS_TEST_ASSERT_MSG_EQ(static_cast<bool>(std::getline(q, row)), true, "queues.csv header");
+        NS_TEST_ASSERT_MSG_EQ(row, "time_ns,switch,port,queue_bytes", "queues.csv header");
+        int64_t lastNs = 0;
+        while (std::getline(q, row))
+        {
+            long long t = 0;
+            char sw[32] = {};
+            unsigned port = 0;
+            unsigned long long bytes = 0;
+            NS_TEST_ASSERT_MSG_EQ(std::sscanf(row.c_str(), "%lld,%31[^,],%u,%llu", &t, sw, &port, &bytes), 4, row);
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(t, lastNs, "rows in time order");
+            lastNs = t;
+            const std::string key = std::string(sw) + ":" + std::to_string(port);
+            times[key].push_back(t);
+            lengths[key].push_back(bytes);
+        }
         uint64_t peak = 0;
         for (const auto& p : r.monitoredPorts)
         {
-            NS_TEST_ASSERT_MSG_EQ(p.timeNs.size(), p.queueBytes.size(), "one length per time");
-            NS_TEST_ASSERT_MSG_GT(p.timeNs.size(), 100, "sampled");
-            NS_TEST_ASSERT_MSG_EQ(p.timeNs.front(), 2000, "first sample at monitor_start_us");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(p.timeNs.back(), 400000, "none after monitor_stop_us");
-            NS_TEST_ASSERT_MSG_EQ(p.timeNs[1] - p.timeNs[0], 500, "period");
-            const NiccQueueStats st = NiccComputeQueueStats(p.timeNs, p.queueBytes, 1000);
+            const std::string key = p.switchName + ":" + std::to_string(p.port);
+            const std::vector<int64_t>& tn = times[key];
+            NS_TEST_ASSERT_MSG_GT(tn.size(), 100, "sampled");
+            NS_TEST_ASSERT_MSG_EQ(tn.front(), 2000, "first sample at monitor_start_us");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(tn.back(), 400000, "none after monitor_stop_us");
+            NS_TEST_ASSERT_MSG_EQ(tn[1] - tn[0], 500, "period");
+            // The streamed statistics against the file's series, exactly
+            // where they are exact, within the histogram's bound elsewhere.
+            const NiccQueueStats st = p.queue.Stats();
+            const NiccQueueStats fromFile = NiccComputeQueueStats(tn, lengths[key], 1000);
+            NS_TEST_ASSERT_MSG_EQ(st.samples, tn.size(), "one sample per row");
+            NS_TEST_ASSERT_MSG_EQ(fromFile.maxBytes, st.maxBytes, "max");
+            NS_TEST_ASSERT_MSG_EQ(fromFile.maxTimeNs, st.maxTimeNs, "time of the max");
+            NS_TEST_ASSERT_MSG_EQ(fromFile.drainNs, st.drainNs, "drain time");
+            std::vector<uint64_t> sorted = lengths[key];
+            std::sort(sorted.begin(), sorted.end());
+            const std::pair<double, uint64_t> pct[] = {{0.50, st.p50Bytes}, {0.95, st.p95Bytes}, {0.99, st.p99Bytes}};
+            for (const auto& [qq, got] : pct)
+            {
+                const uint64_t exact = sorted[NiccLogHistogram::NearestRank(sorted.size(), qq)];
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(got, exact, key << " p" << qq * 100 << ": never below the exact value");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(static_cast<double>(got),
+                                            static_cast<double>(exact) * (1.0 + 1.0 / NiccLogHistogram::kSub),
+                                            key << " p" << qq * 100 << ": within the stated bound");
+            }
             NS_TEST_ASSERT_MSG_GT_OR_EQ(st.maxBytes, st.p99Bytes, "max >= p99");
             NS_TEST_ASSERT_MSG_GT_OR_EQ(st.p99Bytes, st.p95Bytes, "p99 >= p95");
             NS_TEST_ASSERT_MSG_GT_OR_EQ(st.p95Bytes, st.p50Bytes, "p95 >= p50");
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(st.maxTimeNs, p.timeNs.front(), "max inside the window");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(st.maxTimeNs, p.timeNs.back(), "max inside the window");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(st.maxTimeNs, tn.front(), "max inside the window");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(st.maxTimeNs, tn.back(), "max inside the window");
             peak = std::max(peak, st.maxBytes);
         }
         // The receiver's port (the last added) holds the incast queue.
-        const NiccQueueStats rx = NiccComputeQueueStats(r.monitoredPorts.back().timeNs,
-                                                        r.monitoredPorts.back().queueBytes, 1000);
+        const NiccQueueStats rx = r.monitoredPorts.back().queue.Stats();
         NS_TEST_ASSERT_MSG_EQ(rx.maxBytes, peak, "the receiver port peaks highest");
         NS_TEST_ASSERT_MSG_GT(rx.maxBytes, 50000, "an incast queue");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(rx.drainNs, 0, "drained after the peak before 400 us");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(rx.maxBytes, r.queueMaxExact, "sampled max <= exact max");
 
-        // PFC: every XOFF the switch sent was received by a sender's device.
+        // PFC: every XOFF the switch sent was received by a sender's device
+        // (pfc.csv, streamed as received).
         NS_TEST_ASSERT_MSG_GT(r.pauseFrames, 0, "the small buffer pauses");
         uint64_t xoffAtHosts = 0;
-        for (const auto& e : r.pfcEvents)
+        uint64_t frames = 0;
+        std::ifstream pfc(r.spool->Path("pfc.csv"));
+        NS_TEST_ASSERT_MSG_EQ(static_cast<bool>(std::getline(pfc, row)), true, "pfc.csv header");
+        while (std::getline(pfc, row))
         {
-            xoffAtHosts += (e.pause && e.nodeType == 0) ? 1 : 0;
-            NS_TEST_ASSERT_MSG_EQ(e.fromNode, r.monitoredPorts[0].node, "sent by the switch");
+            unsigned long long t = 0;
+            unsigned node = 0, port = 0, prio = 0, fromNode = 0, fromPort = 0;
+            char type[8] = {};
+            NS_TEST_ASSERT_MSG_EQ(std::sscanf(row.c_str(), "%llu,%u,%u,%u,%7[^,],%u,%u", &t, &node, &port, &prio,
+                                              type, &fromNode, &fromPort),
+                                  7, row);
+            xoffAtHosts += std::string(type) == "XOFF" && node != r.monitoredPorts[0].node ? 1 : 0;
+            ++frames;
+            NS_TEST_ASSERT_MSG_EQ(fromNode, r.monitoredPorts[0].node, "sent by the switch");
         }
+        NS_TEST_ASSERT_MSG_EQ(frames, r.pfcLog.frames, "every frame counted is in the file");
+        NS_TEST_ASSERT_MSG_EQ(r.pfcLog.kept.size(), 0u, "streamed, none kept in memory");
         NS_TEST_ASSERT_MSG_EQ(xoffAtHosts, r.pauseFrames, "received = sent");
 
         // fct.txt: one line per completed flow, IPs of the flow's nodes.
@@ -352,9 +509,11 @@ class MonitorRunTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(r.Completed(), 8, "all done");
         // qlen: a dump at the window's end, one line per port after it.
         // (The run ends when the flows are done, before monitor_stop_us.)
-        NS_TEST_ASSERT_MSG_EQ(r.qlenMonText.rfind("time: ", 0), 0, "a dump at the last sample");
-        NS_TEST_ASSERT_MSG_EQ(r.qlenMonText.find("time: ", 1), std::string::npos, "only that one");
-        NS_TEST_ASSERT_MSG_EQ(std::count(r.qlenMonText.begin(), r.qlenMonText.end(), '\n'), 10, "9 port lines");
+        std::ifstream qlenFile(r.spool->Path(NICC_QLEN_SPOOL));
+        const std::string qlen((std::istreambuf_iterator<char>(qlenFile)), std::istreambuf_iterator<char>());
+        NS_TEST_ASSERT_MSG_EQ(qlen.rfind("time: ", 0), 0, "a dump at the last sample");
+        NS_TEST_ASSERT_MSG_EQ(qlen.find("time: ", 1), std::string::npos, "only that one");
+        NS_TEST_ASSERT_MSG_EQ(std::count(qlen.begin(), qlen.end(), '\n'), 10, "9 port lines");
     }
 };
 
@@ -365,6 +524,7 @@ class NiccOutputTestSuite : public TestSuite
         : TestSuite("nicc-output", UNIT)
     {
         AddTestCase(new QueueStatsTest, TestCase::QUICK);
+        AddTestCase(new LogHistogramTest, TestCase::QUICK);
         AddTestCase(new MonitorSpecTest, TestCase::QUICK);
         AddTestCase(new HpccFormatTest, TestCase::QUICK);
         AddTestCase(new HpccFctAnalysisTest, TestCase::QUICK);

@@ -91,7 +91,7 @@ class NsccIncastTest : public TestCase
         const double idealNs = static_cast<double>(m_senders * m_size) * 8.0 / 100.0;
         const double ratio = static_cast<double>(NiccLastCompletionNs(r)) / idealNs;
         NS_TEST_EXPECT_MSG_LT_OR_EQ(ratio, 1.2, "incast completion within 1.2x of ideal");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(NiccScenarioResult::Percentile(r.queueSamples, 0.99),
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(r.queueHist.Percentile(0.99),
                                     m_p99Bound,
                                     "p99 queue bounded");
         if (m_senders == 16)
@@ -186,7 +186,7 @@ class RcccIncastTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(Run("nscc+rccc", {}, &rccc, &err), true, err);
         Check(nscc, "nscc");
         Check(rccc, "nscc+rccc");
-        const auto p50 = [](const NiccScenarioResult& x) { return NiccScenarioResult::Percentile(x.queueSamples, 0.5); };
+        const auto p50 = [](const NiccScenarioResult& x) { return x.queueHist.Percentile(0.5); };
         NS_TEST_EXPECT_MSG_LT(10 * p50(rccc), 7 * p50(nscc), "spec defaults: RCCC's median queue < 0.7x NSCC's");
         NS_TEST_EXPECT_MSG_LT(10 * rccc.trims, 7 * nscc.trims, "and < 0.7x the trims");
 
@@ -199,7 +199,7 @@ class RcccIncastTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(Run("nscc+rccc", rcccFabric, &rccc, &err), true, err);
         Check(nscc, "nscc, fabric RTT");
         Check(rccc, "nscc+rccc, fabric RTT");
-        const auto p99 = [](const NiccScenarioResult& x) { return NiccScenarioResult::Percentile(x.queueSamples, 0.99); };
+        const auto p99 = [](const NiccScenarioResult& x) { return x.queueHist.Percentile(0.99); };
         NS_TEST_EXPECT_MSG_LT_OR_EQ(p99(rccc), 100000u, "fabric RTT: RCCC's p99 queue <= 100 KB");
         NS_TEST_EXPECT_MSG_LT(2 * p99(rccc), p99(nscc), "and < half NSCC's");
         NS_TEST_EXPECT_MSG_LT(10 * rccc.trims, nscc.trims, "and < 0.1x the trims");

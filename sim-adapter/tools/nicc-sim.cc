@@ -524,11 +524,15 @@ Main(int argc, char* argv[])
     }
 
     scenario.SetProgress(absl::GetFlag(FLAGS_progress));
+    // Series files stream into the output directory as sampled, then are
+    // renamed to their names (nicc-spool.h).
+    scenario.SetSpoolDir((dir / ".nicc-spool").string());
     NiccScenarioResult r;
     std::string error;
     if (!scenario.Run(&r, &error))
     {
         std::fprintf(stderr, "nicc-sim: %s\n", error.c_str());
+        r.spool.reset(); // its files and folder go
         if (!dirExisted)
         {
             std::filesystem::remove(dir, ec); // only if still empty

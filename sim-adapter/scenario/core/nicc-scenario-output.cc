@@ -191,8 +191,8 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
     s["queue_bytes"]["sampled"] = "every switch egress port, all classes, every sample_ns from warmup_us "
                                   "(with only a flow file: from its first flow, if later)";
     s["queue_bytes"]["pooled"] = true; // p50 / p95 / p99 / max over the samples of all ports together
-    s["queue_bytes"]["host_down_p99"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 0.99);
-    s["queue_bytes"]["host_down_max"] = NiccScenarioResult::Percentile(r.hostDownQueueSamples, 1.0);
+    s["queue_bytes"]["host_down_p99"] = r.hostDownQueueHist.Percentile(0.99);
+    s["queue_bytes"]["host_down_max"] = r.hostDownQueueHist.Percentile(1.0);
     const double devTime = r.pausableDevices * r.simSeconds * 1e9;
     s["pfc"]["pause_time_us"] = r.pauseTimeNs / 1e3;
     s["pfc"]["pause_time_fraction"] = devTime > 0 ? r.pauseTimeNs / devTime : 0.0;
@@ -250,34 +250,32 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
         links << l.from << ',' << l.to << ',' << l.kind << ',' << l.rateGbps << ',' << l.txBytes << ','
               << l.utilization << '\n';
     }
-    // Queue-length CDF: the sorted samples at up to 1000 quantiles.
+    // Queue-length CDF: the samples at up to 1000 quantiles (each within
+    // the histogram's bound of the sorted sample at its rank).
     std::ofstream qcdf(dir / "queue_cdf.csv");
     qcdf << "queue_bytes,cdf\n";
-    std::vector<uint64_t> q = r.queueSamples;
-    std::sort(q.begin(), q.end());
-    const size_t steps = std::min<size_t>(q.size(), 1000);
-    for (size_t i = 1; i <= steps; ++i)
+    const uint64_t nq = r.queueHist.Count();
+    const uint64_t steps = std::min<uint64_t>(nq, 1000);
+    for (uint64_t i = 1; i <= steps; ++i)
     {
-        const size_t idx = (q.size() * i + steps - 1) / steps - 1;
-        qcdf << q[idx] << ',' << static_cast<double>(idx + 1) / static_cast<double>(q.size()) << '\n';
+        const uint64_t idx = (nq * i + steps - 1) / steps - 1;
+        qcdf << r.queueHist.ValueAtRank(idx) << ',' << static_cast<double>(idx + 1) / static_cast<double>(nq) << '\n';
     }
-    std::ofstream ts(dir / "timeseries.csv");
-    ts << "time_us";
-    for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+    bool tsOk = true;
+    if (r.spool && r.spool->Has(NICC_TIMESERIES_CSV)) // streamed as sampled
     {
-        ts << ",gbps_" << NiccFlowKindName(static_cast<NiccFlowKind>(k));
+        std::string error;
+        tsOk = r.spool->Deliver(NICC_TIMESERIES_CSV, dir / NICC_TIMESERIES_CSV, &error);
     }
-    ts << ",gbps_total\n";
-    for (size_t w = 0; w < r.seriesTimeUs.size(); ++w)
+    else
     {
-        ts << r.seriesTimeUs[w];
-        double total = 0;
-        for (double g : r.seriesGbpsByKind[w])
+        std::ofstream ts(dir / NICC_TIMESERIES_CSV);
+        NiccWriteTimeseriesHeader(ts);
+        for (size_t w = 0; w < r.seriesTimeUs.size(); ++w)
         {
-            ts << ',' << g;
-            total += g;
+            NiccWriteTimeseriesRow(ts, r.seriesTimeUs[w], r.seriesGbpsByKind[w]);
         }
-        ts << ',' << total << '\n';
+        tsOk = static_cast<bool>(ts);
     }
     std::ofstream cs(dir / "collective.csv");
     cs << "collective,step,start_ns,end_ns,duration_us\n";
@@ -297,7 +295,7 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
             cs << '\n';
         }
     }
-    return links && qcdf && ts && cs;
+    return links && qcdf && tsOk && cs;
 }
 
 // The HPCC analysis convention (fct_analysis.py) per flow type.
@@ -339,14 +337,25 @@ WriteHpccFiles(const NiccScenarioResult& r, const std::filesystem::path& dir, nl
 {
     std::ofstream fct(dir / "fct.txt");
     NiccWriteHpccFct(fct, r);
-    std::ofstream pfcTxt(dir / "pfc.txt");
-    NiccWriteHpccPfc(pfcTxt, r.pfcEvents);
-    std::ofstream pfcCsv(dir / "pfc.csv");
-    NiccWritePfcCsv(pfcCsv, r.pfcEvents);
+    bool pfcOk = true;
+    if (r.pfcLog.txt) // streamed into the spool as received
+    {
+        std::string error;
+        pfcOk = r.spool->Deliver("pfc.txt", dir / "pfc.txt", &error) &&
+                r.spool->Deliver("pfc.csv", dir / "pfc.csv", &error);
+    }
+    else
+    {
+        std::ofstream pfcTxt(dir / "pfc.txt");
+        NiccWriteHpccPfc(pfcTxt, r.pfcLog.kept);
+        std::ofstream pfcCsv(dir / "pfc.csv");
+        NiccWritePfcCsv(pfcCsv, r.pfcLog.kept);
+        pfcOk = pfcTxt && pfcCsv;
+    }
     std::ofstream hpccCsv(dir / "fct_hpcc.csv");
     (*j)["fct_hpcc"] = HpccFctJson(r, hpccCsv);
-    (*j)["pfc"]["frames_received"] = r.pfcEvents.size();
-    return fct && pfcTxt && pfcCsv && hpccCsv;
+    (*j)["pfc"]["frames_received"] = r.pfcLog.frames;
+    return fct && pfcOk && hpccCsv;
 }
 
 // qlen_mon_file: absolute as given, relative inside the output directory.
@@ -358,6 +367,30 @@ QlenPath(const NiccScenario& s, const std::filesystem::path& dir)
 }
 
 } // namespace
+
+void
+NiccWriteTimeseriesHeader(std::ostream& os)
+{
+    os << "time_us";
+    for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
+    {
+        os << ",gbps_" << NiccFlowKindName(static_cast<NiccFlowKind>(k));
+    }
+    os << ",gbps_total\n";
+}
+
+void
+NiccWriteTimeseriesRow(std::ostream& os, double timeUs, const std::vector<double>& gbpsByKind)
+{
+    os << timeUs;
+    double total = 0;
+    for (double g : gbpsByKind)
+    {
+        os << ',' << g;
+        total += g;
+    }
+    os << ',' << total << '\n';
+}
 
 bool
 NiccWriteScenarioOutputs(const NiccScenario& s,
@@ -375,16 +408,16 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     }
     // The one file that may lie outside the directory first: a bad path
     // fails before anything is written.
-    std::ofstream qlen;
-    if (!r.qlenMonText.empty())
+    if (r.spool && r.spool->Has(NICC_QLEN_SPOOL))
     {
-        qlen.open(QlenPath(s, dir));
-        if (!qlen)
+        std::ofstream probe(QlenPath(s, dir), std::ios::app);
+        std::string moveError;
+        if (!probe || !r.spool->Deliver(NICC_QLEN_SPOOL, QlenPath(s, dir), &moveError))
         {
-            *error = "key 'qlen_mon_file': cannot write " + QlenPath(s, dir).string();
+            *error = "key 'qlen_mon_file': cannot write " + QlenPath(s, dir).string() +
+                     (moveError.empty() ? "" : " (" + moveError + ")");
             return false;
         }
-        qlen << r.qlenMonText;
     }
     std::ofstream csv(dir / "fct.csv");
     csv << "id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,cc\n";
@@ -422,7 +455,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
                         {"p99", r.QueuePercentile(0.99)},
                         {"max", r.QueuePercentile(1.0)},
                         {"max_any_port_exact", r.queueMaxExact},
-                        {"samples", r.queueSamples.size()},
+                        {"samples", r.queueHist.Count()},
                         {"sampled", "switch egress port to the receiver, all classes, every "
                                     "sample_ns from warmup_us"},
                         {"pooled", false}};
@@ -469,7 +502,7 @@ NiccWriteScenarioOutputs(const NiccScenario& s,
     {
         extraOk = part->Write(s, r, dir, &j) && extraOk;
     }
-    extraOk = WriteHpccFiles(r, dir, &j) && extraOk && (r.qlenMonText.empty() || qlen);
+    extraOk = WriteHpccFiles(r, dir, &j) && extraOk;
     std::ofstream js(dir / "summary.json");
     js << j.dump(2) << '\n';
     if (!csv || !js || !extraOk)

@@ -20,7 +20,9 @@
 
 #include "ns3/nicc-scenario.h"
 
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -31,6 +33,14 @@ bool NiccWriteScenarioOutputs(const NiccScenario& s,
                               const NiccScenarioResult& r,
                               const std::string& dir,
                               std::string* error);
+
+constexpr const char* NICC_TIMESERIES_CSV = "timeseries.csv";
+
+/// timeseries.csv (fabric scenarios): its header, and one row per rate
+/// window (goodput per traffic kind, then their total), as streamed by the
+/// run's sampler or written after an MPI run from the merged windows.
+void NiccWriteTimeseriesHeader(std::ostream& os);
+void NiccWriteTimeseriesRow(std::ostream& os, double timeUs, const std::vector<double>& gbpsByKind);
 
 } // namespace ns3
 

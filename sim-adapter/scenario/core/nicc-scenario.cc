@@ -56,7 +56,7 @@ struct Sampler
     {
         if (Simulator::Now() >= warmup)
         {
-            out->queueSamples.push_back(bottleneck->GetTotalQueueBytes());
+            out->queueHist.Add(bottleneck->GetTotalQueueBytes());
         }
         if (progress && (++tick & 1023) == 0)
         {
@@ -166,7 +166,7 @@ NiccScenarioResult::Percentile(std::vector<uint64_t> v, double q)
 uint64_t
 NiccScenarioResult::QueuePercentile(double q) const
 {
-    return NearestRank(queueSamples, q);
+    return queueHist.Percentile(q);
 }
 
 double
@@ -276,7 +276,27 @@ NiccScenario::MonitorConfig() const
     c.stop = NanoSeconds(static_cast<int64_t>(std::llround(D("monitor_stop_us") * 1e3)));
     c.period = NanoSeconds(static_cast<int64_t>(U("monitor_period_ns")));
     c.qlen = !Get("qlen_mon_file").empty();
+    c.drainBytes = static_cast<uint64_t>(std::strtod(Get("monitor_drain_bytes").c_str(), nullptr));
     return c;
+}
+
+bool
+NiccScenario::OpenSpool(NiccScenarioResult* r, std::string* error) const
+{
+    r->spool = std::make_shared<NiccSpool>(m_spoolDir);
+    if (U("mpi_ranks") > 0)
+    {
+        return true; // PFC frames kept: merged across ranks after the run
+    }
+    r->pfcLog.txt = r->spool->Open("pfc.txt", error);
+    r->pfcLog.csv = r->pfcLog.txt ? r->spool->Open("pfc.csv", error) : nullptr;
+    if (!r->pfcLog.csv)
+    {
+        r->pfcLog.txt = nullptr;
+        return false;
+    }
+    *r->pfcLog.csv << NICC_PFC_CSV_HEADER;
+    return true;
 }
 
 std::string
@@ -337,6 +357,10 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     const RngScope rng(U("seed"), U("run"));
     r->rngSeed = rng.seed;
     r->rngRun = rng.run;
+    if (!OpenSpool(r, error))
+    {
+        return false;
+    }
     ObjectFactory sched;
     sched.SetTypeId(SchedulerTypeId());
     Simulator::SetScheduler(sched);
@@ -402,16 +426,16 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
               wall0};
     r->rateWindowUs = D("rate_window_us");
     std::unique_ptr<NiccPortMonitor> monitor;
-    if (!NiccSetUpPortMonitor(MonitorConfig(), {t.sw}, {"switch"}, &r->monitoredPorts, &r->qlenMonText,
-                              &monitor, error))
+    if (!NiccSetUpPortMonitor(MonitorConfig(), {t.sw}, {"switch"}, &r->monitoredPorts, r->spool.get(), &monitor,
+                              error))
     {
         Simulator::Destroy();
         return false;
     }
     for (uint32_t p = 0; p < t.sw->GetNPorts(); ++p)
     {
-        monitor->WatchPfc(t.sw->GetPort(p), &r->pfcEvents);
-        monitor->WatchPfc(t.sw->GetPort(p)->GetPeer(), &r->pfcEvents);
+        monitor->WatchPfc(t.sw->GetPort(p), &r->pfcLog);
+        monitor->WatchPfc(t.sw->GetPort(p)->GetPeer(), &r->pfcLog);
     }
     monitor->Start();
     Simulator::Schedule(s.period, &Sampler::Sample, &s);
@@ -450,7 +474,7 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     Simulator::Destroy();
     r->wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    return true;
+    return r->spool->CloseAll(error); // the streamed files complete on disk
 }
 
 bool

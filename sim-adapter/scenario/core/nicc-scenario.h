@@ -41,15 +41,18 @@
 
 #include "ns3/nicc-fault.h"
 #include "ns3/nicc-link-util.h"
+#include "ns3/nicc-log-histogram.h"
 #include "ns3/nicc-nic-helper.h"
 #include "ns3/nicc-port-monitor.h"
 #include "ns3/nicc-scenario-pfc.h"
 #include "ns3/nicc-training.h"
+#include "ns3/nicc-spool.h"
 #include "ns3/nicc-workload.h"
 
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -128,7 +131,9 @@ struct NiccScenarioResult
     std::string scenario;
     std::vector<NiccFlowRecord> flows;
     std::vector<int64_t> idealFctNs; ///< per flow
-    std::vector<uint64_t> queueSamples; ///< bottleneck egress queue bytes
+    /// Queue bytes sampled every sample_ns: the bottleneck egress port
+    /// (one switch), every switch egress port (fabrics); nicc-log-histogram.h.
+    NiccLogHistogram queueHist;
     uint64_t queueMaxExact{0};          ///< switch's largest egress queue (any port/class)
     uint64_t pauseFrames{0};            ///< XOFF frames sent by the switch
     uint64_t drops{0};
@@ -178,7 +183,7 @@ struct NiccScenarioResult
     double permutationThroughput{0};       ///< goodput / ideal goodput after warmup_us; 0 = none
     std::vector<double> seriesTimeUs;      ///< end of each rate window
     std::vector<std::vector<double>> seriesGbpsByKind; ///< [window][kind] goodput, Gb/s
-    std::vector<uint64_t> hostDownQueueSamples; ///< leaf egress ports to hosts only
+    NiccLogHistogram hostDownQueueHist; ///< leaf egress ports to hosts only
 
     // Lossless checks (all scenarios).
     uint64_t dropsHeadroomOverflow{0}; ///< lossless data over a shrunk headroom (in drops too)
@@ -199,7 +204,8 @@ struct NiccScenarioResult
     /// Reordering distance percentile over all DATA packets received.
     uint32_t OooPercentile(double q) const;
 
-    /// Nearest-rank percentile (q in [0, 1]) of the queue samples; 0 if none.
+    /// Nearest-rank percentile (q in [0, 1]) of the queue samples (within
+    /// NiccLogHistogram's bound); 0 if none.
     uint64_t QueuePercentile(double q) const;
     /// Nearest-rank percentile of the FCT slowdowns of completed flows.
     double SlowdownPercentile(double q) const;
@@ -207,8 +213,11 @@ struct NiccScenarioResult
 
     // Outputs: monitors and HPCC formats (nicc-port-monitor.h, nicc-hpcc-output.h).
     std::vector<NiccPortSeries> monitoredPorts; ///< ports of the `monitor` key, in its order
-    std::string qlenMonText;                    ///< HPCC qlen output (qlen_mon_file); empty = off
-    std::vector<NiccPfcEvent> pfcEvents;        ///< every PFC frame received, in time order
+    NiccPfcLog pfcLog;                          ///< every PFC frame received, in time order
+    /// The files streamed during the run (queues.csv, pfc.txt, pfc.csv,
+    /// link_util.csv, the qlen file): NiccWriteScenarioOutputs moves them
+    /// into the output directory (nicc-spool.h).
+    std::shared_ptr<NiccSpool> spool;
     std::vector<int64_t> standaloneFctNs;       ///< per flow, the HPCC simulator's standalone FCT
     std::vector<uint32_t> flowDport; ///< per flow
     /// PFC storm / watchdog / deadlock figures (nicc-scenario-pfc.h).
@@ -266,6 +275,10 @@ class NiccScenario
     /// Print progress (simulated time, %, events/s) to stderr every second
     /// of wall time once a run has lasted 2 s.
     void SetProgress(bool on) { m_progress = on; }
+    /// Where a run streams its series files before they are moved into the
+    /// output directory (nicc-spool.h): best inside it (a rename); empty (the
+    /// default) = a private temporary directory.
+    void SetSpoolDir(const std::string& dir) { m_spoolDir = dir; }
 
     /// Build, run and measure. Calls Simulator::Destroy() at the end.
     /// Applies the `compat` preset first (ApplyCompat).
@@ -313,6 +326,9 @@ class NiccScenario
 
     /// The monitor keys' values (nicc-port-monitor.h).
     NiccMonitorConfig MonitorConfig() const;
+    /// r->spool, and pfc.txt / pfc.csv streamed into it (not under MPI:
+    /// the ranks' frames are merged after the run).
+    bool OpenSpool(NiccScenarioResult* r, std::string* error) const;
 
     uint64_t U(const char* key) const;
     int64_t I(const char* key) const;
@@ -325,6 +341,7 @@ class NiccScenario
     std::vector<std::string> m_aliasesUsed;
     std::set<std::string> m_userSet; ///< keys Set since Select() (a compat preset leaves them)
     bool m_progress{false};
+    std::string m_spoolDir;
 
     /// After the switches are built: per-tier buffers (buffer_bytes_edge /
     /// _agg / _core), per-rate ECN thresholds (ecn_map), then the buffer check

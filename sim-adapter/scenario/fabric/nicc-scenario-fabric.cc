@@ -72,7 +72,8 @@ NiccFabricRun::Run(std::string* error)
     const NiccScenario::RngScope rng(U("seed"), U("run"));
     r->rngSeed = rng.seed;
     r->rngRun = rng.run;
-    if (!scenario.CheckMpiKeys(error)) // before the simulator is made: MPI picks its implementation
+    if (!scenario.CheckMpiKeys(error) || // before the simulator is made: MPI picks its implementation
+        !scenario.OpenSpool(r, error))
     {
         return false;
     }
@@ -102,7 +103,7 @@ NiccFabricRun::Run(std::string* error)
     Measure();
     Simulator::Destroy();
     r->wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wall0).count();
-    return true;
+    return r->spool->CloseAll(error); // the streamed files complete on disk
 }
 
 // The topology keys into `shape`; topology=file: the file, read and checked.
@@ -334,6 +335,14 @@ NiccFabricRun::SetUpMeters()
         0,
         0,
         {}});
+    if (mpiRanks == 0)
+    {
+        std::string error; // a spool that cannot be written fails at CloseAll
+        if ((sampler->seriesOut = r->spool->Open(NICC_TIMESERIES_CSV, &error)))
+        {
+            NiccWriteTimeseriesHeader(*sampler->seriesOut);
+        }
+    }
     for (const auto& sw : fabric.GetSwitches())
     {
         switchNames.push_back(nodes.name[sw->GetId()]);
@@ -341,9 +350,9 @@ NiccFabricRun::SetUpMeters()
         {
             Ptr<NiccNetDevice> dev = sw->GetPort(p);
             allDevices.push_back(dev);
-            if (nodes.onNvlink[sw->GetId()])
+            if (nodes.onNvlink[sw->GetId()] || sw->GetSystemId() != NiccMpi::Rank())
             {
-                continue; // NVSwitch ports: no fabric queue samples
+                continue; // NVSwitch ports: no fabric queue samples; other ranks sample their own
             }
             sampler->ports.push_back(dev);
             if (nodes.edgeOf[dev->GetPeer()->GetNode()->GetId()] >= 0)

@@ -124,33 +124,45 @@ NiccWriteHpccFct(std::ostream& os, const NiccScenarioResult& r)
 }
 
 void
+NiccWriteHpccPfcRow(std::ostream& os, const NiccPfcEvent& e)
+{
+    // ifindex: the simulator's device index, whose device 0 is the
+    // loopback; nicc's device p is its p + 1.
+    char line[96];
+    std::snprintf(line,
+                  sizeof(line),
+                  "%" PRIu64 " %u %u %u %u\n",
+                  static_cast<uint64_t>(e.timeNs),
+                  e.node,
+                  static_cast<unsigned>(e.nodeType),
+                  e.port + 1,
+                  e.pause ? 1u : 0u);
+    os << line;
+}
+
+void
 NiccWriteHpccPfc(std::ostream& os, const std::vector<NiccPfcEvent>& events)
 {
-    char line[96];
     for (const auto& e : events)
     {
-        // ifindex: the simulator's device index, whose device 0 is the
-        // loopback; nicc's device p is its p + 1.
-        std::snprintf(line,
-                      sizeof(line),
-                      "%" PRIu64 " %u %u %u %u\n",
-                      static_cast<uint64_t>(e.timeNs),
-                      e.node,
-                      static_cast<unsigned>(e.nodeType),
-                      e.port + 1,
-                      e.pause ? 1u : 0u);
-        os << line;
+        NiccWriteHpccPfcRow(os, e);
     }
+}
+
+void
+NiccWritePfcCsvRow(std::ostream& os, const NiccPfcEvent& e)
+{
+    os << e.timeNs << ',' << e.node << ',' << e.port << ',' << static_cast<unsigned>(e.priority) << ','
+       << (e.pause ? "XOFF" : "XON") << ',' << e.fromNode << ',' << e.fromPort << '\n';
 }
 
 void
 NiccWritePfcCsv(std::ostream& os, const std::vector<NiccPfcEvent>& events)
 {
-    os << "time_ns,node,port,priority,type,from_node,from_port\n";
+    os << NICC_PFC_CSV_HEADER;
     for (const auto& e : events)
     {
-        os << e.timeNs << ',' << e.node << ',' << e.port << ',' << static_cast<unsigned>(e.priority) << ','
-           << (e.pause ? "XOFF" : "XON") << ',' << e.fromNode << ',' << e.fromPort << '\n';
+        NiccWritePfcCsvRow(os, e);
     }
 }
 

@@ -69,10 +69,13 @@ std::vector<uint16_t> NiccHpccSports(const std::vector<NiccFlowRecord>& flows);
 
 /// fct.txt: completed flows in completion order (ties by flow id).
 void NiccWriteHpccFct(std::ostream& os, const NiccScenarioResult& r);
-/// pfc.txt: every PFC frame received, in time order.
+/// pfc.txt: every PFC frame received, in time order (one row: ...Row).
 void NiccWriteHpccPfc(std::ostream& os, const std::vector<NiccPfcEvent>& events);
-/// pfc.csv: time_ns,node,port,priority,type,from_node,from_port.
+void NiccWriteHpccPfcRow(std::ostream& os, const NiccPfcEvent& e);
+/// pfc.csv: this header, then one row per frame (...Row).
+constexpr const char* NICC_PFC_CSV_HEADER = "time_ns,node,port,priority,type,from_node,from_port\n";
 void NiccWritePfcCsv(std::ostream& os, const std::vector<NiccPfcEvent>& events);
+void NiccWritePfcCsvRow(std::ostream& os, const NiccPfcEvent& e);
 
 /// One completed flow as the analysis script reads it from fct.txt.
 struct NiccHpccFctFlow

@@ -47,24 +47,73 @@ NiccComputeLinkUtilStats(const std::vector<double>& util, double idleBelow)
     return st;
 }
 
+void
+NiccLinkUtilSeries::AddBin(int64_t startNs, int64_t endNs, const std::vector<uint64_t>& linkBytes)
+{
+    firstNs = firstNs < 0 ? startNs : firstNs;
+    lastNs = endNs;
+    if (out)
+    {
+        out->write(reinterpret_cast<const char*>(&startNs), sizeof(startNs));
+        out->write(reinterpret_cast<const char*>(&endNs), sizeof(endNs));
+        out->write(reinterpret_cast<const char*>(linkBytes.data()),
+                   static_cast<std::streamsize>(linkBytes.size() * sizeof(uint64_t)));
+        ++fileBins;
+        return;
+    }
+    binStartNs.push_back(startNs);
+    binEndNs.push_back(endNs);
+    bytes.insert(bytes.end(), linkBytes.begin(), linkBytes.end());
+}
+
+bool
+NiccLinkUtilSeries::ForEachBin(const std::function<void(int64_t, int64_t, const uint64_t*)>& f) const
+{
+    if (!out && file.empty())
+    {
+        for (size_t b = 0; b < binStartNs.size(); ++b)
+        {
+            f(binStartNs[b], binEndNs[b], bytes.data() + b * Links());
+        }
+        return true;
+    }
+    if (out)
+    {
+        out->flush();
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::vector<uint64_t> row(Links());
+    for (size_t b = 0; b < fileBins; ++b)
+    {
+        int64_t t[2];
+        in.read(reinterpret_cast<char*>(t), sizeof(t));
+        in.read(reinterpret_cast<char*>(row.data()), static_cast<std::streamsize>(row.size() * sizeof(uint64_t)));
+        if (!in)
+        {
+            return false;
+        }
+        f(t[0], t[1], row.data());
+    }
+    return true;
+}
+
 std::vector<double>
 NiccLinkUtilWindow(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, int64_t* spanNs)
 {
     const size_t links = s.Links();
     std::vector<uint64_t> bytes(links, 0);
     int64_t span = 0;
-    for (size_t b = 0; b < s.Bins(); ++b)
-    {
-        if (s.binEndNs[b] <= startNs || s.binStartNs[b] >= endNs)
+    s.ForEachBin([&](int64_t b0, int64_t b1, const uint64_t* by) {
+        if (b1 <= startNs || b0 >= endNs)
         {
-            continue;
+            return;
         }
-        span += s.binEndNs[b] - s.binStartNs[b];
+        span += b1 - b0;
         for (size_t l = 0; l < links; ++l)
         {
-            bytes[l] += s.bytes[b * links + l];
+            bytes[l] += by[l];
         }
-    }
+    });
     *spanNs = span;
     std::vector<double> util;
     if (span <= 0)
@@ -84,22 +133,21 @@ NiccLinkUtilBins(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, do
     NiccLinkUtilPerBin pb;
     const size_t links = s.Links();
     std::vector<double> util(links, 0.0);
-    for (size_t b = 0; b < s.Bins(); ++b)
-    {
-        const double sec = static_cast<double>(s.binEndNs[b] - s.binStartNs[b]) * 1e-9;
-        if (s.binEndNs[b] <= startNs || s.binStartNs[b] >= endNs || sec <= 0)
+    s.ForEachBin([&](int64_t b0, int64_t b1, const uint64_t* by) {
+        const double sec = static_cast<double>(b1 - b0) * 1e-9;
+        if (b1 <= startNs || b0 >= endNs || sec <= 0)
         {
-            continue;
+            return;
         }
         bool any = false;
         for (size_t l = 0; l < links; ++l)
         {
-            util[l] = static_cast<double>(s.bytes[b * links + l]) * 8.0 / (s.bps[l] * sec);
+            util[l] = static_cast<double>(by[l]) * 8.0 / (s.bps[l] * sec);
             any = any || util[l] > 0;
         }
         if (!any)
         {
-            continue;
+            return;
         }
         const NiccLinkUtilStats st = NiccComputeLinkUtilStats(util, idleBelow);
         ++pb.bins;
@@ -107,7 +155,7 @@ NiccLinkUtilBins(const NiccLinkUtilSeries& s, int64_t startNs, int64_t endNs, do
         pb.maxOverMean += st.maxOverMean;
         pb.idleShare += st.idleShare;
         pb.max = std::max(pb.max, st.max);
-    }
+    });
     if (pb.bins > 0)
     {
         pb.jain /= pb.bins;
@@ -147,12 +195,7 @@ NiccLinkUtilSampler::Sample()
     const int64_t now = Simulator::Now().GetNanoSeconds();
     if (m_lastNs >= 0 && now > m_lastNs)
     {
-        m_out->binStartNs.push_back(m_lastNs);
-        m_out->binEndNs.push_back(now);
-        for (size_t i = 0; i < m_devs.size(); ++i)
-        {
-            m_out->bytes.push_back(m_devs[i]->GetTxBytes() - m_last[i]);
-        }
+        AddBin(now);
     }
     m_last.resize(m_devs.size());
     for (size_t i = 0; i < m_devs.size(); ++i)
@@ -168,14 +211,20 @@ NiccLinkUtilSampler::Finish(Time end)
 {
     if (m_lastNs >= 0 && end.GetNanoSeconds() > m_lastNs)
     {
-        m_out->binStartNs.push_back(m_lastNs);
-        m_out->binEndNs.push_back(end.GetNanoSeconds());
-        for (size_t i = 0; i < m_devs.size(); ++i)
-        {
-            m_out->bytes.push_back(m_devs[i]->GetTxBytes() - m_last[i]);
-        }
+        AddBin(end.GetNanoSeconds());
         m_lastNs = end.GetNanoSeconds();
     }
+}
+
+void
+NiccLinkUtilSampler::AddBin(int64_t endNs)
+{
+    m_row.resize(m_devs.size());
+    for (size_t i = 0; i < m_devs.size(); ++i)
+    {
+        m_row[i] = m_devs[i]->GetTxBytes() - m_last[i];
+    }
+    m_out->AddBin(m_lastNs, endNs, m_row);
 }
 
 namespace
@@ -246,20 +295,18 @@ NiccWriteLinkUtilOutputs(const NiccScenarioResult& r, const std::filesystem::pat
     const NiccLinkUtilSeries& s = lu.series;
     std::ofstream csv(dir / "link_util.csv");
     csv << "time_us,link,bytes,util\n";
-    for (size_t b = 0; b < s.Bins(); ++b)
-    {
-        const double sec = static_cast<double>(s.binEndNs[b] - s.binStartNs[b]) * 1e-9;
+    const bool read = s.ForEachBin([&](int64_t b0, int64_t b1, const uint64_t* by) {
+        const double sec = static_cast<double>(b1 - b0) * 1e-9;
         for (size_t l = 0; l < s.Links(); ++l)
         {
-            const uint64_t by = s.bytes[b * s.Links() + l];
-            csv << static_cast<double>(s.binStartNs[b]) / 1e3 << ',' << s.from[l] << "->" << s.to[l] << ',' << by
-                << ',' << static_cast<double>(by) * 8.0 / (s.bps[l] * sec) << '\n';
+            csv << static_cast<double>(b0) / 1e3 << ',' << s.from[l] << "->" << s.to[l] << ',' << by[l] << ','
+                << static_cast<double>(by[l]) * 8.0 / (s.bps[l] * sec) << '\n';
         }
-    }
+    });
     // The window: the all-reduce from its first step's start to its last
     // step's end (the run's end if it did not finish), else the whole series.
-    int64_t t0 = s.Bins() ? s.binStartNs.front() : 0;
-    int64_t t1 = s.Bins() ? s.binEndNs.back() : 0;
+    int64_t t0 = s.Bins() ? s.firstNs : 0;
+    int64_t t1 = s.Bins() ? s.lastNs : 0;
     std::string window = "run";
     const NiccCollectiveResult* ar = nullptr;
     for (const auto& c : r.collectives)
@@ -321,7 +368,7 @@ NiccWriteLinkUtilOutputs(const NiccScenarioResult& r, const std::filesystem::pat
                                       "summed switch uplink rate / hosts under it); no headers, no "
                                       "per-step latency"}};
     }
-    return static_cast<bool>(csv);
+    return read && static_cast<bool>(csv);
 }
 
 } // namespace ns3

@@ -26,6 +26,9 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,7 +36,11 @@ namespace ns3
 {
 
 /// The sampled series of a run: one row per fabric link direction, one
-/// column per interval (the last may be shorter: the run's end).
+/// column per interval (the last may be shorter: the run's end). A run's
+/// sampler streams the bins to a file as they are sampled (`file`: per bin
+/// int64 start, int64 end, uint64 bytes per link, host byte order), so its
+/// memory does not grow with simulated time; a series built by hand (or
+/// with no file) holds them in the vectors.
 struct NiccLinkUtilSeries
 {
     std::vector<std::string> from; ///< per link: transmitting switch (links.csv name)
@@ -42,9 +49,19 @@ struct NiccLinkUtilSeries
     std::vector<int64_t> binStartNs;
     std::vector<int64_t> binEndNs;
     std::vector<uint64_t> bytes; ///< [bin * links + link] wire bytes sent in the bin
+    std::ostream* out{nullptr};  ///< while sampling: where the bins go (nullptr: the vectors)
+    std::filesystem::path file;  ///< the bins written to `out`
+    size_t fileBins{0};
+    int64_t firstNs{-1}; ///< start of the first bin; -1 = none
+    int64_t lastNs{-1};  ///< end of the last bin
 
     size_t Links() const { return from.size(); }
-    size_t Bins() const { return binStartNs.size(); }
+    size_t Bins() const { return out || !file.empty() ? fileBins : binStartNs.size(); }
+    /// Append one bin (bytes: one per link).
+    void AddBin(int64_t startNs, int64_t endNs, const std::vector<uint64_t>& linkBytes);
+    /// f(startNs, endNs, bytes) for every bin in time order, bytes[link];
+    /// false if the file cannot be read back.
+    bool ForEachBin(const std::function<void(int64_t, int64_t, const uint64_t*)>& f) const;
 };
 
 /// What the summary needs besides the series: the collective's window and
@@ -111,11 +128,13 @@ class NiccLinkUtilSampler
 
   private:
     void Sample();
+    void AddBin(int64_t endNs); ///< the bin from the last snapshot to endNs
 
     NiccLinkUtilSeries* m_out;
     Time m_interval;
     std::vector<Ptr<NiccNetDevice>> m_devs;
     std::vector<uint64_t> m_last;
+    std::vector<uint64_t> m_row; ///< the bin being added
     int64_t m_lastNs{-1}; ///< time of the last snapshot; -1 = not started
 };
 

@@ -3,7 +3,8 @@
  * (nicc-scenario-part.h): every switch-switch link's bytes per
  * link_util_interval_us from the traffic's start (NiccLinkUtilSampler,
  * nicc-link-util.h; 0 = off, no event), with the all-reduce's ideal bytes
- * per rank beside it; summary.json "link_util" and link_util.csv.
+ * per rank beside it; summary.json "link_util" and link_util.csv. The bins
+ * stream to the spool's link_util.bin as sampled.
  */
 #include "nicc-fabric-run.h"
 
@@ -51,6 +52,16 @@ class LinkUtilPart : public NiccScenarioPart
                      " fabric links is more than 1e8 samples; use a longer interval";
             return false;
         }
+        if (lu.intervalUs > 0 && run.r->spool)
+        {
+            // The bins go to the spool as sampled (read back by the summary
+            // and link_util.csv after the run).
+            if (!(lu.series.out = run.r->spool->Open("link_util.bin", error)))
+            {
+                return false;
+            }
+            lu.series.file = run.r->spool->Path("link_util.bin");
+        }
         m_sampler->Start(run.trafficStart);
         return true;
     }
@@ -63,6 +74,11 @@ class LinkUtilPart : public NiccScenarioPart
             return;
         }
         m_sampler->Finish(Simulator::Now());
+        if (lu.series.out)
+        {
+            lu.series.out->flush();
+            lu.series.out = nullptr; // complete: read back from lu.series.file
+        }
         const uint64_t bytes = run.U("allreduce_bytes");
         if (bytes > 0)
         {

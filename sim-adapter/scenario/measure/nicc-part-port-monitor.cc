@@ -30,13 +30,14 @@ MonitorJson(const NiccScenario& s, const NiccScenarioResult& r)
     m["period_ns"] = static_cast<uint64_t>(std::strtod(s.Get("monitor_period_ns").c_str(), nullptr));
     m["drain_threshold_bytes"] = drain;
     m["meaning"] = "per port: egress queue bytes (all classes) sampled every period_ns in the window; "
-                   "nearest-rank percentiles; max_time_ns = first sample at the max; drain_time_ns = "
+                   "nearest-rank percentiles from a log histogram (reported >= exact, by under 0.4%); "
+                   "max, max_time_ns and drain exact; max_time_ns = first sample at the max; drain_time_ns = "
                    "first sample at or below drain_threshold_bytes at or after the peak, minus "
                    "max_time_ns (null: not drained in the window)";
     m["ports"] = nlohmann::json::object();
     for (const auto& p : r.monitoredPorts)
     {
-        const NiccQueueStats st = NiccComputeQueueStats(p.timeNs, p.queueBytes, drain);
+        const NiccQueueStats st = p.queue.Stats();
         nlohmann::json q = {{"switch", p.switchName},
                             {"node", p.node},
                             {"port", p.port},
@@ -46,8 +47,8 @@ MonitorJson(const NiccScenario& s, const NiccScenarioResult& r)
                             {"p99", st.p99Bytes},
                             {"max", st.maxBytes},
                             {"max_time_ns", st.maxTimeNs},
-                            {"first_sample_ns", p.timeNs.empty() ? -1 : p.timeNs.front()},
-                            {"last_sample_ns", p.timeNs.empty() ? -1 : p.timeNs.back()}};
+                            {"first_sample_ns", p.queue.FirstNs()},
+                            {"last_sample_ns", p.queue.LastNs()}};
         q["drain_time_ns"] = st.drainNs >= 0 ? nlohmann::json(st.drainNs) : nlohmann::json(nullptr);
         m["ports"][p.switchName + ":" + std::to_string(p.port)] = q;
     }
@@ -68,13 +69,13 @@ class PortMonitorPart : public NiccScenarioPart
         }
         NiccScenarioResult* r = run.r;
         if (!NiccSetUpPortMonitor(config, run.fabric.GetSwitches(), run.switchNames, &r->monitoredPorts,
-                                  &r->qlenMonText, &m_monitor, error))
+                                  r->spool.get(), &m_monitor, error))
         {
             return false;
         }
         for (const auto& dev : run.allDevices)
         {
-            m_monitor->WatchPfc(dev, &r->pfcEvents);
+            m_monitor->WatchPfc(dev, &r->pfcLog);
         }
         m_monitor->Start();
         return true;
@@ -92,18 +93,10 @@ class PortMonitorPart : public NiccScenarioPart
             return true;
         }
         (*summary)["queue_monitor"] = MonitorJson(s, r);
-        // Long format, one row per (sample, port), rows in time order.
-        std::ofstream q(dir / "queues.csv");
-        q << "time_ns,switch,port,queue_bytes\n";
-        const size_t n = r.monitoredPorts.front().timeNs.size();
-        for (size_t k = 0; k < n; ++k)
-        {
-            for (const auto& p : r.monitoredPorts)
-            {
-                q << p.timeNs[k] << ',' << p.switchName << ',' << p.port << ',' << p.queueBytes[k] << '\n';
-            }
-        }
-        return static_cast<bool>(q);
+        // queues.csv was streamed into the spool as sampled.
+        std::string error;
+        return !r.spool || !r.spool->Has(NICC_QUEUES_CSV) ||
+               r.spool->Deliver(NICC_QUEUES_CSV, dir / NICC_QUEUES_CSV, &error);
     }
 
   private:

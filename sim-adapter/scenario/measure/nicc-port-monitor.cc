@@ -4,6 +4,9 @@
  */
 #include "nicc-port-monitor.h"
 
+#include "nicc-hpcc-output.h"
+#include "nicc-spool.h"
+
 #include "ns3/nicc-switch-node.h"
 #include "ns3/simulator.h"
 
@@ -19,18 +22,6 @@ namespace ns3
 
 namespace
 {
-
-// Nearest rank (q in [0, 1]) of a sorted vector, as the pooled figures.
-uint64_t
-NearestRankSorted(const std::vector<uint64_t>& sorted, double q)
-{
-    if (sorted.empty())
-    {
-        return 0;
-    }
-    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-    return sorted[rank == 0 ? 0 : std::min(rank, sorted.size()) - 1];
-}
 
 // Decimal unsigned integer that fits in 32 bits; false on anything else.
 bool
@@ -78,39 +69,53 @@ SwitchList(const std::vector<NiccMonitorSwitch>& sws)
 
 } // namespace
 
+void
+NiccQueueStream::Add(int64_t timeNs, uint64_t bytes)
+{
+    if (m_hist.Count() == 0 || bytes > m_hist.Max())
+    {
+        m_maxNs = timeNs; // a new maximum: the drain is measured from here
+        m_drainNs = -1;
+    }
+    m_hist.Add(bytes);
+    if (m_drainNs < 0 && bytes <= m_drainThreshold)
+    {
+        m_drainNs = timeNs - m_maxNs;
+    }
+    m_firstNs = m_firstNs < 0 ? timeNs : m_firstNs;
+    m_lastNs = timeNs;
+}
+
+NiccQueueStats
+NiccQueueStream::Stats() const
+{
+    NiccQueueStats st;
+    st.samples = m_hist.Count();
+    if (st.samples == 0)
+    {
+        return st;
+    }
+    st.p50Bytes = m_hist.Percentile(0.50);
+    st.p95Bytes = m_hist.Percentile(0.95);
+    st.p99Bytes = m_hist.Percentile(0.99);
+    st.maxBytes = m_hist.Max();
+    st.maxTimeNs = m_maxNs;
+    st.drainNs = m_drainNs;
+    return st;
+}
+
 NiccQueueStats
 NiccComputeQueueStats(const std::vector<int64_t>& timeNs,
                       const std::vector<uint64_t>& queueBytes,
                       uint64_t drainThresholdBytes)
 {
-    NiccQueueStats st;
+    NiccQueueStream q(drainThresholdBytes);
     const size_t n = std::min(timeNs.size(), queueBytes.size());
-    st.samples = n;
-    if (n == 0)
+    for (size_t i = 0; i < n; ++i)
     {
-        return st;
+        q.Add(timeNs[i], queueBytes[i]);
     }
-    std::vector<uint64_t> sorted(queueBytes.begin(), queueBytes.begin() + static_cast<std::ptrdiff_t>(n));
-    std::sort(sorted.begin(), sorted.end());
-    st.p50Bytes = NearestRankSorted(sorted, 0.50);
-    st.p95Bytes = NearestRankSorted(sorted, 0.95);
-    st.p99Bytes = NearestRankSorted(sorted, 0.99);
-    st.maxBytes = sorted.back();
-    size_t peak = 0;
-    while (queueBytes[peak] != st.maxBytes) // the first sample at the maximum
-    {
-        ++peak;
-    }
-    st.maxTimeNs = timeNs[peak];
-    for (size_t i = peak; i < n; ++i)
-    {
-        if (queueBytes[i] <= drainThresholdBytes)
-        {
-            st.drainNs = timeNs[i] - timeNs[peak];
-            break;
-        }
-    }
-    return st;
+    return q.Stats();
 }
 
 bool
@@ -223,13 +228,15 @@ NiccPortMonitor::NiccPortMonitor(std::vector<Ptr<NiccNetDevice>> ports,
                                  Time start,
                                  Time stop,
                                  Time period,
-                                 std::string* qlenText)
+                                 std::ostream* queues,
+                                 std::ostream* qlen)
     : m_ports(std::move(ports)),
       m_series(series),
       m_start(start),
       m_stop(stop),
       m_period(period),
-      m_qlenText(qlenText)
+      m_queues(queues),
+      m_qlen(qlen)
 {
     m_qlenOrder.resize(m_ports.size());
     std::iota(m_qlenOrder.begin(), m_qlenOrder.end(), 0);
@@ -249,7 +256,7 @@ NiccPortMonitor::Start()
         return;
     }
     Simulator::Schedule(m_start, &NiccPortMonitor::Sample, this);
-    if (m_qlenText)
+    if (m_qlen)
     {
         Simulator::Schedule(m_start, &NiccPortMonitor::SampleQlen, this);
     }
@@ -261,8 +268,14 @@ NiccPortMonitor::Sample()
     const Time now = Simulator::Now();
     for (size_t i = 0; i < m_ports.size(); ++i)
     {
-        (*m_series)[i].timeNs.push_back(now.GetNanoSeconds());
-        (*m_series)[i].queueBytes.push_back(m_ports[i]->GetTotalQueueBytes());
+        NiccPortSeries& row = (*m_series)[i];
+        const uint64_t bytes = m_ports[i]->GetTotalQueueBytes();
+        row.queue.Add(now.GetNanoSeconds(), bytes);
+        if (m_queues)
+        {
+            // queues.csv: long format, one row per (sample, port), in time order.
+            *m_queues << now.GetNanoSeconds() << ',' << row.switchName << ',' << row.port << ',' << bytes << '\n';
+        }
     }
     if (m_stop.IsZero() || now + m_period <= m_stop)
     {
@@ -303,19 +316,19 @@ NiccPortMonitor::DumpQlen(int64_t nowNs)
 {
     char buf[64];
     std::snprintf(buf, sizeof(buf), "time: %" PRId64 "\n", nowNs);
-    *m_qlenText += buf;
+    *m_qlen << buf;
     for (size_t i : m_qlenOrder)
     {
         // HPCC's port numbers are ns-3 device indices, 1-based (device 0 is
         // the loopback there); nicc switch port p is its device p.
         std::snprintf(buf, sizeof(buf), "%u %u", (*m_series)[i].node, (*m_series)[i].port + 1);
-        *m_qlenText += buf;
+        *m_qlen << buf;
         for (uint32_t c : m_qlenCount[i])
         {
             std::snprintf(buf, sizeof(buf), " %u", c);
-            *m_qlenText += buf;
+            *m_qlen << buf;
         }
-        *m_qlenText += '\n';
+        *m_qlen << '\n';
     }
     m_lastDumpNs = nowNs;
 }
@@ -323,14 +336,14 @@ NiccPortMonitor::DumpQlen(int64_t nowNs)
 void
 NiccPortMonitor::Finish()
 {
-    if (m_qlenText && m_lastQlenNs >= 0 && m_lastDumpNs != m_lastQlenNs)
+    if (m_qlen && m_lastQlenNs >= 0 && m_lastDumpNs != m_lastQlenNs)
     {
         DumpQlen(m_lastQlenNs);
     }
 }
 
 void
-NiccPortMonitor::WatchPfc(Ptr<NiccNetDevice> dev, std::vector<NiccPfcEvent>* out)
+NiccPortMonitor::WatchPfc(Ptr<NiccNetDevice> dev, NiccPfcLog* log)
 {
     Ptr<NiccNetDevice> peer = dev->GetPeer();
     NiccPfcEvent proto{};
@@ -339,7 +352,7 @@ NiccPortMonitor::WatchPfc(Ptr<NiccNetDevice> dev, std::vector<NiccPfcEvent>* out
     proto.port = dev->GetIfIndex();
     proto.fromNode = peer ? peer->GetNode()->GetId() : UINT32_MAX;
     proto.fromPort = peer ? peer->GetIfIndex() : UINT32_MAX;
-    m_pfcSinks.push_back(PfcSink{out, proto});
+    m_pfcSinks.push_back(PfcSink{log, proto});
     dev->TraceConnectWithoutContext("PfcRx", MakeCallback(&PfcSink::OnPfc, &m_pfcSinks.back()));
 }
 
@@ -350,7 +363,22 @@ NiccPortMonitor::PfcSink::OnPfc(uint8_t cls, uint16_t quanta)
     e.timeNs = Simulator::Now().GetNanoSeconds();
     e.priority = cls;
     e.pause = quanta > 0;
-    out->push_back(e);
+    log->Add(e);
+}
+
+void
+NiccPfcLog::Add(const NiccPfcEvent& e)
+{
+    ++frames;
+    if (txt)
+    {
+        NiccWriteHpccPfcRow(*txt, e);
+        NiccWritePfcCsvRow(*csv, e);
+    }
+    else
+    {
+        kept.push_back(e);
+    }
 }
 
 bool
@@ -358,7 +386,7 @@ NiccSetUpPortMonitor(const NiccMonitorConfig& cfg,
                      const std::vector<Ptr<NiccSwitchNode>>& switches,
                      const std::vector<std::string>& names,
                      std::vector<NiccPortSeries>* series,
-                     std::string* qlenText,
+                     NiccSpool* spool,
                      std::unique_ptr<NiccPortMonitor>* out,
                      std::string* error)
 {
@@ -397,11 +425,25 @@ NiccSetUpPortMonitor(const NiccMonitorConfig& cfg,
         row.node = sws[id.sw].node;
         row.switchName = sws[id.sw].name;
         row.port = id.port;
+        row.queue = NiccQueueStream(cfg.drainBytes);
         series->push_back(row);
         devs.push_back(switches[id.sw]->GetPort(id.port));
     }
-    *out = std::make_unique<NiccPortMonitor>(devs, series, cfg.start, cfg.stop, cfg.period,
-                                             cfg.qlen ? qlenText : nullptr);
+    std::ostream* queues = nullptr;
+    std::ostream* qlen = nullptr;
+    if (spool && !ids.empty())
+    {
+        if (!(queues = spool->Open(NICC_QUEUES_CSV, error)))
+        {
+            return false;
+        }
+        *queues << "time_ns,switch,port,queue_bytes\n";
+        if (cfg.qlen && !(qlen = spool->Open(NICC_QLEN_SPOOL, error)))
+        {
+            return false;
+        }
+    }
+    *out = std::make_unique<NiccPortMonitor>(devs, series, cfg.start, cfg.stop, cfg.period, queues, qlen);
     return true;
 }
 

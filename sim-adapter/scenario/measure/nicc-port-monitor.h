@@ -2,24 +2,29 @@
  * nicc-port-monitor.h — per-port telemetry of a scenario run:
  *   - the switch egress ports named by the `monitor` key, sampled every
  *     monitor_period_ns inside [monitor_start_us, monitor_stop_us]
- *     (queues.csv and per-port statistics in summary.json);
+ *     (queues.csv, streamed as sampled, and per-port statistics in
+ *     summary.json, kept as a stream: NiccQueueStream);
  *   - with qlen_mon_file set, the HPCC simulator's qlen output for those
  *     ports (alibaba-edu/High-Precision-Congestion-Control, third.cc
  *     monitor_buffer: per port, counts of queue-length samples in 1000-byte
  *     bins, one sample every 100 ns, accumulated from the window's start and
  *     dumped at every multiple of 100 ms of simulated time);
- *   - every PFC frame any device receives (pfc.csv, pfc.txt).
+ *   - every PFC frame any device receives (pfc.csv, pfc.txt: streamed to
+ *     the spool as received; under MPI kept until the ranks' are merged).
+ * What the monitor holds does not grow with simulated time (nicc-spool.h).
  *
  *   std::vector<NiccMonitorSwitch> sws = {{7, "leaf0", {true, true, false}}};
  *   std::vector<NiccMonitorPortId> ports;
  *   if (!NiccParseMonitorSpec("leaf0:*,host-facing", sws, &ports, &err)) ... err names the item
- *   NiccQueueStats st = NiccComputeQueueStats(timeNs, queueBytes, 1000);
+ *   NiccQueueStream q(1000);  q.Add(2000, 0);  q.Add(2500, 64000);  ...
+ *   NiccQueueStats st = q.Stats();
  *
  * Units: times in ns, queue lengths in bytes (all classes of the port).
  */
 #ifndef NICC_PORT_MONITOR_H
 #define NICC_PORT_MONITOR_H
 
+#include "ns3/nicc-log-histogram.h"
 #include "ns3/nicc-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -33,13 +38,19 @@
 namespace ns3
 {
 
+class NiccSpool;
+
+/// The monitor's series file in the spool and the output directory.
+constexpr const char* NICC_QUEUES_CSV = "queues.csv";
+/// The qlen dumps in the spool (moved to key qlen_mon_file's path).
+constexpr const char* NICC_QLEN_SPOOL = "qlen_mon.txt";
 class NiccSwitchNode;
 
-/// Statistics of one port's queue series (NiccComputeQueueStats).
+/// Statistics of one port's queue series (NiccQueueStream).
 struct NiccQueueStats
 {
     uint64_t samples{0};
-    uint64_t p50Bytes{0}; ///< nearest-rank percentiles, as the pooled figures
+    uint64_t p50Bytes{0}; ///< nearest-rank percentiles, as the pooled figures (NiccLogHistogram's bound)
     uint64_t p95Bytes{0};
     uint64_t p99Bytes{0};
     uint64_t maxBytes{0};
@@ -49,10 +60,36 @@ struct NiccQueueStats
     int64_t drainNs{-1};
 };
 
+/// The statistics of a queue series kept as it is sampled: memory that
+/// depends on the largest length, not on the number of samples.
+class NiccQueueStream
+{
+  public:
+    explicit NiccQueueStream(uint64_t drainThresholdBytes = 0)
+        : m_drainThreshold(drainThresholdBytes)
+    {
+    }
+
+    /// One sample; times non-decreasing.
+    void Add(int64_t timeNs, uint64_t bytes);
+    NiccQueueStats Stats() const;
+    int64_t FirstNs() const { return m_firstNs; } ///< -1: no samples
+    int64_t LastNs() const { return m_lastNs; }
+    const NiccLogHistogram& Histogram() const { return m_hist; }
+
+  private:
+    uint64_t m_drainThreshold;
+    NiccLogHistogram m_hist;
+    int64_t m_firstNs{-1};
+    int64_t m_lastNs{-1};
+    int64_t m_maxNs{-1}; ///< first sample at the maximum so far
+    int64_t m_drainNs{-1}; ///< after it, the first at or below the threshold, minus m_maxNs
+};
+
 /**
  * Statistics of a queue series: timeNs[i] is the time of sample i (non
- * decreasing), queueBytes[i] its length. Both the same size (else the
- * shorter length counts).
+ * decreasing), queueBytes[i] its length (a NiccQueueStream fed in order).
+ * Both the same size (else the shorter length counts).
  */
 NiccQueueStats NiccComputeQueueStats(const std::vector<int64_t>& timeNs,
                                      const std::vector<uint64_t>& queueBytes,
@@ -85,14 +122,14 @@ bool NiccParseMonitorSpec(const std::string& spec,
                           std::vector<NiccMonitorPortId>* out,
                           std::string* error);
 
-/// The queue series of one monitored port.
+/// One monitored port and its queue statistics (the series itself is
+/// streamed to queues.csv).
 struct NiccPortSeries
 {
     uint32_t node{0};
     std::string switchName;
     uint32_t port{0};
-    std::vector<int64_t> timeNs;
-    std::vector<uint64_t> queueBytes;
+    NiccQueueStream queue;
 };
 
 /// One PFC frame as received (and obeyed) by a device.
@@ -106,6 +143,18 @@ struct NiccPfcEvent
     bool pause;        ///< XOFF (quanta > 0) or XON (quanta 0)
     uint32_t fromNode; ///< sender: the node whose ingress buffer asked for it
     uint32_t fromPort;
+};
+
+/// Every PFC frame received in a run: streamed as received to pfc.txt (the
+/// HPCC simulator's format) and pfc.csv, or (under MPI, whose ranks' frames
+/// are merged in one order after the run; or with no files) kept in `kept`.
+struct NiccPfcLog
+{
+    std::ostream* txt{nullptr}; ///< pfc.txt rows as received (nullptr: keep)
+    std::ostream* csv{nullptr}; ///< pfc.csv rows as received, after its header
+    uint64_t frames{0};         ///< every frame received (streamed or kept)
+    std::vector<NiccPfcEvent> kept;
+    void Add(const NiccPfcEvent& e);
 };
 
 /**
@@ -124,15 +173,17 @@ class NiccPortMonitor
     static constexpr int64_t QLEN_DUMP_NS = 100000000;
     static constexpr uint32_t QLEN_BIN_BYTES = 1000; ///< third.cc: kb = qlen / 1000
 
-    /// `ports`: the devices to sample, their series rows in `series` (same
-    /// order). stop = 0: until the run ends. qlenText: where the HPCC qlen
+    /// `ports`: the devices to sample, their rows in `series` (same
+    /// order). stop = 0: until the run ends. queues: where the queues.csv
+    /// rows go as sampled (nullptr = nowhere); qlen: where the HPCC qlen
     /// dumps go (nullptr = off).
     NiccPortMonitor(std::vector<Ptr<NiccNetDevice>> ports,
                     std::vector<NiccPortSeries>* series,
                     Time start,
                     Time stop,
                     Time period,
-                    std::string* qlenText);
+                    std::ostream* queues,
+                    std::ostream* qlen);
     NiccPortMonitor(const NiccPortMonitor&) = delete;
     NiccPortMonitor& operator=(const NiccPortMonitor&) = delete;
 
@@ -141,13 +192,13 @@ class NiccPortMonitor
     /// After the run: a last qlen dump at the last sample unless one was made there.
     void Finish();
 
-    /// Record every PFC frame `dev` receives into *out.
-    void WatchPfc(Ptr<NiccNetDevice> dev, std::vector<NiccPfcEvent>* out);
+    /// Record every PFC frame `dev` receives in *log.
+    void WatchPfc(Ptr<NiccNetDevice> dev, NiccPfcLog* log);
 
   private:
     struct PfcSink
     {
-        std::vector<NiccPfcEvent>* out;
+        NiccPfcLog* log;
         NiccPfcEvent proto;
         void OnPfc(uint8_t cls, uint16_t quanta);
     };
@@ -161,7 +212,8 @@ class NiccPortMonitor
     Time m_start;
     Time m_stop;
     Time m_period;
-    std::string* m_qlenText;
+    std::ostream* m_queues;
+    std::ostream* m_qlen;
     std::vector<size_t> m_qlenOrder;                ///< ports by (node, port): HPCC's dump order
     std::vector<std::vector<uint32_t>> m_qlenCount; ///< per port, samples per 1000-byte bin
     int64_t m_lastQlenNs{-1};
@@ -178,19 +230,22 @@ struct NiccMonitorConfig
     Time stop; ///< zero: until the run ends
     Time period;
     bool qlen{false};
+    uint64_t drainBytes{0}; ///< monitor_drain_bytes
 };
 
 /**
  * The monitor of a run: parses cfg.spec against `switches` (names[i] is
  * switches[i]'s name), fills one row of *series per monitored port and
  * creates *out (also when no port is monitored: it records PFC frames).
+ * With a spool, queues.csv and (cfg.qlen) the qlen dumps (NICC_QLEN_SPOOL)
+ * are streamed into it; without, only the statistics are kept.
  * False with the key and field named in *error.
  */
 bool NiccSetUpPortMonitor(const NiccMonitorConfig& cfg,
                           const std::vector<Ptr<NiccSwitchNode>>& switches,
                           const std::vector<std::string>& names,
                           std::vector<NiccPortSeries>* series,
-                          std::string* qlenText,
+                          NiccSpool* spool,
                           std::unique_ptr<NiccPortMonitor>* out,
                           std::string* error);
 

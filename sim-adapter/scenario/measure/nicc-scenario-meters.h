@@ -14,6 +14,7 @@
 
 #include "nicc-fabric-helper.h"
 #include "nicc-hpcc-output.h"
+#include "nicc-scenario-output.h"
 #include "nicc-flow-file.h"
 #include "nicc-scenario.h"
 #include "nicc-workload.h"
@@ -160,8 +161,8 @@ struct FabricSampler
     NiccScenarioResult* out;
     const NiccNicHelper* nics;
     const NiccWorkload* work;
-    std::vector<Ptr<NiccNetDevice>> ports;     ///< every switch egress port
-    std::vector<Ptr<NiccNetDevice>> downPorts; ///< leaf ports towards hosts
+    std::vector<Ptr<NiccNetDevice>> ports;     ///< every switch egress port of this rank
+    std::vector<Ptr<NiccNetDevice>> downPorts; ///< leaf ports towards hosts (of this rank)
     Time period;
     Time warmup;
     Time window;
@@ -177,6 +178,10 @@ struct FabricSampler
     uint64_t lastEvents{0};
     uint32_t tick{0};
     std::vector<uint64_t> windowBytes; ///< [window * NICC_FLOW_KINDS + kind] bytes acknowledged
+    /// timeseries.csv in the spool: each window's row written as it ends
+    /// (nothing kept); nullptr (MPI: the ranks' windows are summed after the
+    /// run) = kept in windowBytes and out->series*.
+    std::ostream* seriesOut{nullptr};
 
     void Sample()
     {
@@ -184,11 +189,11 @@ struct FabricSampler
         {
             for (const auto& p : ports)
             {
-                out->queueSamples.push_back(p->GetTotalQueueBytes());
+                out->queueHist.Add(p->GetTotalQueueBytes());
             }
             for (const auto& p : downPorts)
             {
-                out->hostDownQueueSamples.push_back(p->GetTotalQueueBytes());
+                out->hostDownQueueHist.Add(p->GetTotalQueueBytes());
             }
         }
         if (progress && (++tick & 255) == 0)
@@ -221,8 +226,16 @@ struct FabricSampler
             windowBytes.push_back(now[k] - lastByKind[k]);
         }
         lastByKind = now;
-        out->seriesTimeUs.push_back(Simulator::Now().GetSeconds() * 1e6);
-        out->seriesGbpsByKind.push_back(Gbps(windowBytes.size() / NICC_FLOW_KINDS - 1));
+        if (seriesOut)
+        {
+            NiccWriteTimeseriesRow(*seriesOut, Simulator::Now().GetSeconds() * 1e6, Gbps(0));
+            windowBytes.clear();
+        }
+        else
+        {
+            out->seriesTimeUs.push_back(Simulator::Now().GetSeconds() * 1e6);
+            out->seriesGbpsByKind.push_back(Gbps(windowBytes.size() / NICC_FLOW_KINDS - 1));
+        }
         const bool allDone = nics->GetNCompleted() == nics->GetNFlows() &&
                              work->CollectivesDone() &&
                              (!hasPermutation || !work->GetPermutation().empty()) &&

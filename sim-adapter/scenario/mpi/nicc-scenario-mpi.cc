@@ -293,23 +293,31 @@ NiccMergeCounters(NiccScenarioResult* r, std::vector<uint64_t>* reorder, uint32_
     r->queueMaxExact = maxima[0];
     *reorderMax = static_cast<uint32_t>(maxima[1]);
     NiccMpi::SumToRoot(reorder);
-    NiccMpi::SumToRoot(&r->queueSamples);
-    NiccMpi::SumToRoot(&r->hostDownQueueSamples);
+    // Queue histograms: every rank sampled its own ports; counters add.
+    for (NiccLogHistogram* h : {&r->queueHist, &r->hostDownQueueHist})
+    {
+        std::vector<uint64_t> counters = h->Counters(NiccLogHistogram::kMaxBuckets);
+        std::vector<uint64_t> max{h->Max()};
+        NiccMpi::SumToRoot(&counters);
+        NiccMpi::MaxToRoot(&max);
+        h->Assign(counters, max[0]);
+    }
 
     // PFC events: every rank's, in one order that does not depend on which
     // rank saw them (the same order with one rank).
     std::vector<uint8_t> mine;
-    for (const auto& e : r->pfcEvents)
+    for (const auto& e : r->pfcLog.kept)
     {
         Append(&mine, e);
     }
     const std::vector<uint8_t> all = NiccMpi::GatherToRoot(mine);
-    r->pfcEvents.clear();
+    r->pfcLog.kept.clear();
     for (std::size_t at = 0; at + sizeof(NiccPfcEvent) <= all.size(); at += sizeof(NiccPfcEvent))
     {
-        r->pfcEvents.push_back(Take<NiccPfcEvent>(&all[at]));
+        r->pfcLog.kept.push_back(Take<NiccPfcEvent>(&all[at]));
     }
-    std::stable_sort(r->pfcEvents.begin(), r->pfcEvents.end(), [](const NiccPfcEvent& a, const NiccPfcEvent& b) {
+    r->pfcLog.frames = r->pfcLog.kept.size();
+    std::stable_sort(r->pfcLog.kept.begin(), r->pfcLog.kept.end(), [](const NiccPfcEvent& a, const NiccPfcEvent& b) {
         return std::tie(a.timeNs, a.node, a.port, a.priority, a.pause) <
                std::tie(b.timeNs, b.node, b.port, b.priority, b.pause);
     });
