@@ -16,6 +16,7 @@
 #include <deque>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -112,71 +113,6 @@ NiccFabricHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay)
     }
     m_links.push_back(link);
     return {devs[0], devs[1]};
-}
-
-void
-NiccFabricHelper::InstallRoutes()
-{
-    const uint32_t nNodes = NodeList::GetNNodes();
-    // Adjacency: per node id, (neighbour id, switch port index or unused).
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(nNodes);
-    std::vector<bool> isSwitch(nNodes, false);
-    for (const auto& sw : m_switches)
-    {
-        sw->ClearRoutes();
-        isSwitch[sw->GetId()] = true;
-    }
-    for (const Link& l : m_links)
-    {
-        if (m_unrouted.count(PeekPointer(l.channel)) > 0)
-        {
-            continue; // failed link, removed from routing (SetLinkRouted)
-        }
-        adj[l.a->GetId()].emplace_back(l.b->GetId(), l.portA);
-        adj[l.b->GetId()].emplace_back(l.a->GetId(), l.portB);
-    }
-    constexpr uint32_t INF = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> dist(nNodes);
-    std::deque<uint32_t> frontier;
-    for (const auto& host : m_hosts)
-    {
-        const uint32_t dst = host->GetId();
-        std::fill(dist.begin(), dist.end(), INF);
-        dist[dst] = 0;
-        frontier.assign(1, dst);
-        while (!frontier.empty())
-        {
-            const uint32_t u = frontier.front();
-            frontier.pop_front();
-            if (u != dst && !isSwitch[u])
-            {
-                continue; // other hosts do not relay
-            }
-            for (const auto& [v, port] : adj[u])
-            {
-                if (dist[v] == INF)
-                {
-                    dist[v] = dist[u] + 1;
-                    frontier.push_back(v);
-                }
-            }
-        }
-        for (const auto& sw : m_switches)
-        {
-            const uint32_t s = sw->GetId();
-            if (dist[s] == INF)
-            {
-                continue;
-            }
-            for (const auto& [v, port] : adj[s])
-            {
-                if (dist[v] + 1 == dist[s])
-                {
-                    sw->AddRoute(dst, port);
-                }
-            }
-        }
-    }
 }
 
 void

@@ -35,10 +35,7 @@ namespace
 constexpr uint32_t META_ECT = 1u << 16;
 constexpr uint32_t META_INT = 1u << 17;
 constexpr uint32_t META_PINT = 1u << 18;
-constexpr uint8_t UDP_PROTOCOL = 17;
 
-
-const std::vector<uint32_t> NO_ROUTE;
 } // namespace
 
 TypeId
@@ -212,6 +209,7 @@ NiccSwitchNode::NiccSwitchNode()
       m_pauseQuanta(0xFFFF),
       m_rng(CreateObject<UniformRandomVariable>())
 {
+    ClearRoutes();
 }
 
 void
@@ -291,84 +289,6 @@ NiccSwitchNode::ShouldMarkEcn(uint32_t port, uint64_t qlenBytes)
     const double p = NiccRedMarkProbability(qlenBytes, m_red[port]);
     // No draw at the ends of the ramp: cheaper, and exact 0 / 1.
     return p >= 1.0 || (p > 0.0 && m_rng->GetValue() < p);
-}
-
-void
-NiccSwitchNode::AddRoute(uint32_t dst, uint32_t port)
-{
-    if (m_routes.size() <= dst)
-    {
-        m_routes.resize(dst + 1);
-    }
-    m_routes[dst].push_back(port);
-}
-
-void
-NiccSwitchNode::ClearRoutes()
-{
-    m_routes.clear();
-}
-
-const std::vector<uint32_t>&
-NiccSwitchNode::GetRoute(uint32_t dst) const
-{
-    return dst < m_routes.size() ? m_routes[dst] : NO_ROUTE;
-}
-
-uint64_t
-NiccSwitchNode::EcmpHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport) const
-{
-    uint64_t x = NiccMix64((static_cast<uint64_t>(m_ecmpSeed) << 32) ^ src);
-    x = NiccMix64(x ^ (static_cast<uint64_t>(dst) << 24) ^ UDP_PROTOCOL);
-    x = NiccMix64(x ^ (static_cast<uint64_t>(sport) << 16) ^ dport);
-    return x;
-}
-
-uint64_t
-NiccSwitchNode::EcmpHash(const NiccRoceHeader& h) const
-{
-    return EcmpHash(h.GetSrc(), h.GetDst(), h.GetSport(), h.GetDport());
-}
-
-uint32_t
-NiccSwitchNode::SelectEgressPort(const NiccRoceHeader& h)
-{
-    return SelectEgressPort(h.GetSrc(), h.GetDst(), h.GetSport(), h.GetDport());
-}
-
-uint32_t
-NiccSwitchNode::SelectEgressPort(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport)
-{
-    const std::vector<uint32_t>& hops = GetRoute(dst);
-    const uint32_t n = static_cast<uint32_t>(hops.size());
-    if (n == 1)
-    {
-        return hops[0];
-    }
-    switch (m_mode)
-    {
-    case SPRAY:
-        return hops[m_rng->GetInteger(0, n - 1)];
-    case LEAST_QUEUE: {
-        const uint32_t start = static_cast<uint32_t>(EcmpHash(src, dst, sport, dport) % n);
-        uint32_t best = hops[start];
-        uint64_t bestBytes = m_ports[best]->GetTotalQueueBytes();
-        for (uint32_t k = 1; k < n; ++k)
-        {
-            const uint32_t port = hops[(start + k) % n];
-            const uint64_t bytes = m_ports[port]->GetTotalQueueBytes();
-            if (bytes < bestBytes)
-            {
-                best = port;
-                bestBytes = bytes;
-            }
-        }
-        return best;
-    }
-    case ECMP:
-    default:
-        return hops[EcmpHash(src, dst, sport, dport) % n];
-    }
 }
 
 void

@@ -35,6 +35,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -96,9 +97,20 @@ class NiccSwitchNode : public Node
 
     /// Add `port` to the equal-cost next hops towards node `dst`.
     void AddRoute(uint32_t dst, uint32_t port);
+    /// The equal-cost next hops towards node `dst`, in order (replacing any).
+    void SetRoute(uint32_t dst, const std::vector<uint32_t>& ports);
+    /// SetRoute in two steps, for many destinations with the same next hops:
+    /// the set's group number (made once), then each destination's group.
+    uint16_t InternRouteGroup(const std::vector<uint32_t>& ports);
+    void SetRouteGroup(uint32_t dst, uint16_t group);
     void ClearRoutes();
     /// Next hops towards `dst` (empty if unknown).
-    const std::vector<uint32_t>& GetRoute(uint32_t dst) const;
+    const std::vector<uint32_t>& GetRoute(uint32_t dst) const
+    {
+        return m_routeGroups[dst < m_routeOf.size() ? m_routeOf[dst] : 0];
+    }
+    /// Distinct next-hop sets in the table (group 0, the empty one, included).
+    uint32_t GetNRouteGroups() const { return static_cast<uint32_t>(m_routeGroups.size()); }
     /// The egress port the switch picks for a packet with header `h`.
     uint32_t SelectEgressPort(const NiccRoceHeader& h);
     /// ECMP hash of the 5-tuple (protocol UDP) with this switch's seed.
@@ -214,7 +226,12 @@ class NiccSwitchNode : public Node
     std::vector<NiccRedParams> m_red;   ///< per port
     std::vector<uint8_t> m_intRateCode; ///< per port
     std::vector<PintPort> m_pint;       ///< per port
-    std::vector<std::vector<uint32_t>> m_routes; ///< dst node id -> ports
+    // Routes: per destination node id a 2-byte index into the switch's few
+    // distinct next-hop sets (a ToR: one per local host and one "up"; a
+    // fabric of 8,192 hosts holds 16 KB per switch, not a vector per host).
+    std::vector<uint16_t> m_routeOf;                  ///< dst node id -> group (0: no route)
+    std::vector<std::vector<uint32_t>> m_routeGroups; ///< group -> ports, in route order
+    std::map<std::vector<uint32_t>, uint16_t> m_routeGroupIndex; ///< ports -> group (setup only)
     std::vector<EventId> m_pauseRefresh;         ///< per (port, class)
     Ptr<UniformRandomVariable> m_rng;
     uint64_t m_drops{0};
