@@ -427,18 +427,24 @@ NiccPathsFrom
 NiccFabricHelper::PathsFrom(Ptr<Node> src) const
 {
     const uint32_t nNodes = NodeList::GetNNodes();
-    std::vector<std::vector<std::pair<uint32_t, double>>> adj(nNodes);
-    std::vector<bool> isSwitch(nNodes, false);
-    for (const auto& sw : m_switches)
+    if (m_pathAdjLinks != m_links.size() || m_pathAdj.size() != nNodes) // one search per host: built once
     {
-        isSwitch[sw->GetId()] = true;
+        m_pathAdj.assign(nNodes, {});
+        m_pathIsSwitch.assign(nNodes, false);
+        for (const auto& sw : m_switches)
+        {
+            m_pathIsSwitch[sw->GetId()] = true;
+        }
+        for (const Link& l : m_links)
+        {
+            const double ns = l.delay.ToDouble(Time::NS);
+            m_pathAdj[l.a->GetId()].emplace_back(l.b->GetId(), ns);
+            m_pathAdj[l.b->GetId()].emplace_back(l.a->GetId(), ns);
+        }
+        m_pathAdjLinks = m_links.size();
     }
-    for (const Link& l : m_links)
-    {
-        const double ns = l.delay.ToDouble(Time::NS);
-        adj[l.a->GetId()].emplace_back(l.b->GetId(), ns);
-        adj[l.b->GetId()].emplace_back(l.a->GetId(), ns);
-    }
+    const auto& adj = m_pathAdj;
+    const std::vector<bool>& isSwitch = m_pathIsSwitch;
     NiccPathsFrom p;
     p.links.assign(nNodes, std::numeric_limits<uint32_t>::max());
     p.delayNs.assign(nNodes, 0.0);

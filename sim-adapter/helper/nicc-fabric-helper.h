@@ -314,6 +314,11 @@ class NiccFabricHelper
     std::vector<Ptr<Node>> m_hosts;
     std::vector<Link> m_links;
     std::set<const NiccChannel*> m_unrouted; ///< links left out of routing
+    /// PathsFrom's adjacency (node id -> (neighbour, delay ns)), built once
+    /// for the first m_pathAdjLinks links and again when links were added.
+    mutable std::vector<std::vector<std::pair<uint32_t, double>>> m_pathAdj;
+    mutable std::vector<bool> m_pathIsSwitch;
+    mutable size_t m_pathAdjLinks{0};
 };
 
 } // namespace ns3

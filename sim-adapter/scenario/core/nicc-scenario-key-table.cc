@@ -82,7 +82,7 @@ ScenarioKeyRows()
     {"leaves", "uint", 1, 256, "4", "fabric: leaf (ToR) switches"},
     {"spines", "uint", 1, 256, "4", "fabric: spine switches (each linked to every leaf)"},
     {"hosts_per_leaf", "uint", 1, 256, "8", "fabric: hosts under each leaf"},
-    {"pods", "uint", 1, 64, "5", "fat-tree: pods"},
+    {"pods", "uint", 1, 512, "5", "fat-tree: pods"},
     {"tors_per_pod", "uint", 1, 64, "4", "fat-tree: ToR switches per pod"},
     {"aggs_per_pod", "uint", 1, 64, "4",
      "fat-tree: aggregation switches per pod (each linked to every ToR of its pod)"},

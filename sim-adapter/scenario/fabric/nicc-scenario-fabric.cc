@@ -293,6 +293,10 @@ NiccFabricRun::Build(std::string* error)
         auto it = m_hopPaths.find(a->GetId());
         if (it == m_hopPaths.end())
         {
+            if (m_hopPaths.size() >= 64)
+            {
+                m_hopPaths.clear(); // bounded: a search per node id is 12 B per node
+            }
             it = m_hopPaths.emplace(a->GetId(), fabric.PathsFrom(a)).first;
         }
         const uint32_t links = it->second.links[b->GetId()];

@@ -7,6 +7,8 @@
  */
 #include "nicc-scenario-meters.h"
 
+#include <numeric>
+
 namespace ns3
 {
 namespace fabric_meters
@@ -24,17 +26,26 @@ FlowIdeals(NiccScenarioResult* r,
     // path (BFS over the links; every stock topology is symmetric, so this is
     // 1 / 3 / 5 switches as its shape says), host link rates at both ends
     // and the slowest fabric link in between.
-    std::map<uint32_t, NiccPathsFrom> pathsFrom;
-    for (const auto& f : r->flows)
+    // Flows by source: one search per source, held while its flows are done.
+    std::vector<size_t> order(r->flows.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return r->flows[a].src < r->flows[b].src; });
+    r->idealFctNs.assign(r->flows.size(), 0);
+    r->standaloneFctNs.assign(r->flows.size(), 0);
+    NiccPathsFrom paths;
+    uint32_t pathsSrc = UINT32_MAX;
+    for (size_t i : order)
     {
-        auto it = pathsFrom.find(f.src);
-        if (it == pathsFrom.end())
+        const NiccFlowRecord& f = r->flows[i];
+        if (f.src != pathsSrc)
         {
-            it = pathsFrom.emplace(f.src, fabric.PathsFrom(NodeList::GetNode(f.src))).first;
+            paths = fabric.PathsFrom(NodeList::GetNode(f.src));
+            pathsSrc = f.src;
         }
-        const uint32_t links = it->second.links[f.dst];
+        const uint32_t links = paths.links[f.dst];
         const uint32_t switches = links >= 2 && links != UINT32_MAX ? links - 1 : 1;
-        const double pathDelayNs = it->second.delayNs[f.dst];
+        const double pathDelayNs = paths.delayNs[f.dst];
         const bool intOn = NiccQpSender::UsesInt(f.cc); // INT on the flow's data and ACKs
         const uint32_t hdr = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(switches) : 0u);
         const uint32_t ack = NiccRoceHeader::BASE_SIZE + (intOn ? NiccRoceHeader::IntBytes(switches) : 0u);
@@ -51,15 +62,15 @@ FlowIdeals(NiccScenarioResult* r,
         {
             ns += (last + ack) * 8e9 / rate;
         }
-        r->idealFctNs.push_back(static_cast<int64_t>(std::ceil(ns)));
-        r->standaloneFctNs.push_back(NiccHpccStandaloneFctNs(f.sizeBytes, mtu, NiccRoceHeader::BASE_SIZE,
-                                                             NiccHpccBaseRttNs(pathDelayNs, rates, mtu),
-                                                             static_cast<uint64_t>(rmin)));
-        r->flowKind.push_back(static_cast<uint8_t>(work.GetKind(f.id)));
-        r->bytesAcked += f.ackedBytes;
+        r->idealFctNs[i] = static_cast<int64_t>(std::ceil(ns));
+        r->standaloneFctNs[i] = NiccHpccStandaloneFctNs(f.sizeBytes, mtu, NiccRoceHeader::BASE_SIZE,
+                                                        NiccHpccBaseRttNs(pathDelayNs, rates, mtu),
+                                                        static_cast<uint64_t>(rmin));
     }
     for (const auto& f : r->flows)
     {
+        r->flowKind.push_back(static_cast<uint8_t>(work.GetKind(f.id)));
+        r->bytesAcked += f.ackedBytes;
         r->bytesOffered += f.sizeBytes;
     }
 }
