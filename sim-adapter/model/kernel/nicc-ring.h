@@ -6,6 +6,8 @@
  *   NiccRing<Frame> q;
  *   q.PushBack(std::move(f));
  *   Frame g = q.PopFront();          // the ring must not be empty
+ *
+ * An empty ring holds no memory (the array is made at the first push).
  */
 #ifndef NICC_RING_H
 #define NICC_RING_H
@@ -24,6 +26,14 @@ class NiccRing
     bool Empty() const { return m_size == 0; }
     std::size_t Size() const { return m_size; }
     const T& Back() const { return m_buf[(m_head + m_size - 1) & (m_buf.size() - 1)]; }
+    /// Element k from the front (k < Size()).
+    const T& At(std::size_t k) const { return m_buf[(m_head + k) & (m_buf.size() - 1)]; }
+    void Swap(NiccRing& o)
+    {
+        m_buf.swap(o.m_buf);
+        std::swap(m_head, o.m_head);
+        std::swap(m_size, o.m_size);
+    }
 
     void PushBack(T v)
     {

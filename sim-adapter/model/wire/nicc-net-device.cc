@@ -106,9 +106,9 @@ NiccNetDevice::DoDispose()
     }
     for (auto& q : m_queues)
     {
-        q.clear();
+        q.Clear();
     }
-    m_pfcQueue.clear();
+    m_pfcQueue.Clear();
     m_channel = nullptr;
     m_node = nullptr;
     m_egressCb = EgressCallback();
@@ -148,7 +148,7 @@ NiccNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
 {
     NS_ABORT_MSG_UNLESS(cls < m_numClasses, "class " << +cls << " >= NumClasses");
     const uint32_t size = p->GetSize();
-    m_queues[cls].push_back(Item{std::move(p), meta});
+    m_queues[cls].PushBack(Item{std::move(p), meta});
     m_queueBytes[cls] += size;
     m_totalQueueBytes += size;
     TryTransmit();
@@ -161,7 +161,7 @@ NiccNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     h.SetQuanta(cls, quanta);
     Ptr<Packet> p = Create<Packet>(NiccPfcHeader::MIN_FRAME_BYTES - NiccPfcHeader::SERIALIZED_SIZE);
     p->AddHeader(h);
-    m_pfcQueue.push_back(p);
+    m_pfcQueue.PushBack(p);
     if (quanta > 0)
     {
         ++m_pfcPauseTx;
@@ -213,10 +213,9 @@ NiccNetDevice::TryTransmit()
     }
     m_txBusy = false;
     m_kickAfterPull = false;
-    if (!m_pfcQueue.empty())
+    if (!m_pfcQueue.Empty())
     {
-        Ptr<Packet> p = std::move(m_pfcQueue.front());
-        m_pfcQueue.pop_front();
+        Ptr<Packet> p = m_pfcQueue.PopFront();
         StartTransmission(p);
         return;
     }
@@ -230,12 +229,11 @@ NiccNetDevice::TryTransmit()
             cls = 1 + (m_rrNext - 1 + (k - 1)) % (m_numClasses - 1);
         }
         auto& q = m_queues[cls];
-        if (q.empty() || (now < m_pausedUntil[cls] && !m_ignorePause[cls]))
+        if (q.Empty() || (now < m_pausedUntil[cls] && !m_ignorePause[cls]))
         {
             continue;
         }
-        Item it = std::move(q.front());
-        q.pop_front();
+        Item it = q.PopFront();
         const uint32_t size = it.packet->GetSize();
         m_queueBytes[cls] -= size;
         m_totalQueueBytes -= size;
@@ -320,13 +318,13 @@ NiccNetDevice::StartTransmission(const Ptr<Packet>& p)
 bool
 NiccNetDevice::SomethingWaits()
 {
-    if (!m_pfcQueue.empty())
+    if (!m_pfcQueue.Empty())
     {
         return true;
     }
     for (uint32_t cls = 0; cls < m_numClasses; ++cls)
     {
-        if (!m_queues[cls].empty())
+        if (!m_queues[cls].Empty())
         {
             return true;
         }
@@ -474,24 +472,24 @@ NiccNetDevice::SetIgnorePause(uint8_t cls, bool ignore)
 uint32_t
 NiccNetDevice::FlushQueue(uint8_t cls, Callback<void, Ptr<Packet>, uint32_t> cb)
 {
-    std::deque<Item> q;
-    q.swap(m_queues[cls]);
+    NiccRing<Item> q;
+    q.Swap(m_queues[cls]);
     m_totalQueueBytes -= m_queueBytes[cls];
     m_queueBytes[cls] = 0;
-    for (const Item& it : q)
+    for (std::size_t k = 0; k < q.Size(); ++k)
     {
-        cb(it.packet, it.meta);
+        cb(q.At(k).packet, q.At(k).meta);
     }
-    return static_cast<uint32_t>(q.size());
+    return static_cast<uint32_t>(q.Size());
 }
 
 uint32_t
 NiccNetDevice::PeekQueueMeta(uint8_t cls, uint32_t* metas, uint32_t max) const
 {
     uint32_t n = 0;
-    for (auto it = m_queues[cls].begin(); it != m_queues[cls].end() && n < max; ++it)
+    for (std::size_t k = 0; k < m_queues[cls].Size() && n < max; ++k)
     {
-        metas[n++] = it->meta;
+        metas[n++] = m_queues[cls].At(k).meta;
     }
     return n;
 }

@@ -36,10 +36,10 @@
 #include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
+#include "nicc-ring.h"
 #include "nicc-scheduler.h"
 
 #include <array>
-#include <deque>
 
 namespace ns3
 {
@@ -127,7 +127,7 @@ class NiccNetDevice : public NetDevice
     uint64_t GetTotalQueueBytes() const { return m_totalQueueBytes; }
     uint32_t GetQueuePackets(uint8_t cls) const
     {
-        return static_cast<uint32_t>(m_queues[cls].size());
+        return static_cast<uint32_t>(m_queues[cls].Size());
     }
     /// Bytes put on the wire so far (packets only, no ExtraWireBytes).
     uint64_t GetTxBytes() const { return m_txBytes; }
@@ -250,8 +250,8 @@ class NiccNetDevice : public NetDevice
     uint64_t m_txTie{0};   ///< its TransmitComplete's position (NiccScheduler::Mark)
     uint64_t m_txFrames{0}; ///< frames started
     uint32_t m_rrNext{1}; ///< next data class to try first (round robin)
-    std::deque<Ptr<Packet>> m_pfcQueue;
-    std::array<std::deque<Item>, MAX_CLASSES> m_queues;
+    NiccRing<Ptr<Packet>> m_pfcQueue;
+    std::array<NiccRing<Item>, MAX_CLASSES> m_queues; ///< no memory until a class is used
     std::array<uint64_t, MAX_CLASSES> m_queueBytes{};
     uint64_t m_totalQueueBytes{0};
     std::array<Time, MAX_CLASSES> m_pausedUntil{};
