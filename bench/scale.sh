@@ -5,14 +5,16 @@
 # event rate on this machine as the reference. A benchmark, not a test:
 # nothing is asserted, the figures are recorded.
 #
-#   bench/scale.sh                                  # 128 320 1024 2048 hosts, 5 ms
+#   bench/scale.sh                                  # 128 320 1024 2048 4096 8192 hosts, 5 ms
+#   bench/scale.sh --sizes "128 1024 4096 8192" --stop-ms 1   # the 1 ms curve of docs/scale.md
 #   bench/scale.sh --sizes "128 320" --stop-ms 1    # a shorter curve
 #   bench/scale.sh --sizes 128 --stop-ms 0.05 --out /tmp/s --no-plot   # smoke run
 #
 # Fabric per size (hosts = pods x 64): `pods` pods of 4 ToRs x 16 hosts at
 # 100 Gb/s, 4 aggregation switches per pod, 16 cores, 400 Gb/s fabric
 # links; ToRs and aggs non-blocking (16 x 100 down, 4 x 400 up), each core
-# one link per pod. 128 = 2 pods, 320 = 5 (HPCC's), 1024 = 16, 2048 = 32.
+# one link per pod. 128 = 2 pods, 320 = 5 (HPCC's), 1024 = 16, 2048 = 32,
+# 4096 = 64, 8192 = 128 (a core then has 128 ports).
 #
 # Per size it records (from the run's summary.json, sim block): wall time,
 # events, data packet-hops (DATA packets that crossed a link), wall ns per
@@ -22,7 +24,8 @@
 # Output: OUT/scale.csv, OUT/scale.md (a Markdown table), OUT/scale.png
 # (wall per packet-hop and RSS per host vs hosts), one run directory per
 # size. Options:
-#   --sizes "N ..."   host counts, each a multiple of 64 (default 128 320 1024 2048)
+#   --sizes "N ..."   host counts, each a multiple of 64, at most 32768 (default
+#                     128 320 1024 2048 4096 8192)
 #   --stop-ms MS      simulated time per run (default 5, the HPCC paper's)
 #   --out DIR         output directory (default out/scale)
 #   --sim PATH        nicc-sim (default build/release/sim-adapter/nicc-sim)
@@ -37,7 +40,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-sizes="128 320 1024 2048"
+sizes="128 320 1024 2048 4096 8192"
 stop_ms=5
 out="out/scale"
 sim="$root/build/release/sim-adapter/nicc-sim"
@@ -63,7 +66,7 @@ while [[ $# -gt 0 ]]; do
     --set) [[ $# -ge 2 ]] || die "--set needs a value"; extra=",$2"; shift 2 ;;
     --no-plot) plot=0; shift ;;
     --reuse) reuse=1; shift ;;
-    -h | --help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,39p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -72,7 +75,8 @@ done
 [[ "$stop_ms" =~ ^[0-9]*\.?[0-9]+$ ]] || die "--stop-ms: '$stop_ms' is not a number of ms"
 [[ "$sched_events" =~ ^[0-9]+$ ]] || die "--sched-events: '$sched_events' is not a count"
 for n in $sizes; do
-  [[ "$n" =~ ^[0-9]+$ ]] && ((n >= 64 && n % 64 == 0)) || die "--sizes: '$n' is not a multiple of 64 hosts"
+  [[ "$n" =~ ^[0-9]+$ ]] && ((n >= 64 && n % 64 == 0 && n <= 32768)) ||
+    die "--sizes: '$n' is not a multiple of 64 hosts up to 32768 (512 pods)"
 done
 mkdir -p "$out"
 scenario="$root/sim-adapter/scenarios/fat-tree-hadoop.toml"
