@@ -132,6 +132,16 @@ class LogHistogramTest : public TestCase
             worst = std::max(worst, rel);
         }
         NS_TEST_ASSERT_MSG_LT_OR_EQ(h.Buckets(), NiccLogHistogram::kMaxBuckets, name << ": bounded");
+        std::vector<uint64_t> ranks;
+        for (uint64_t k = 0; k < v.size(); k += 1 + v.size() / 500)
+        {
+            ranks.push_back(k);
+        }
+        const std::vector<uint64_t> walk = h.ValuesAtRanks(ranks);
+        for (size_t i = 0; i < ranks.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(walk[i], h.ValueAtRank(ranks[i]), name << ": one walk = rank by rank");
+        }
         std::cout << "log histogram, " << name << ": " << v.size() << " values, " << h.Buckets()
                   << " counters, worst relative error " << worst << "\n";
     }

@@ -256,10 +256,15 @@ WriteFabric(const NiccScenarioResult& r, const std::filesystem::path& dir, nlohm
     qcdf << "queue_bytes,cdf\n";
     const uint64_t nq = r.queueHist.Count();
     const uint64_t steps = std::min<uint64_t>(nq, 1000);
+    std::vector<uint64_t> ranks;
     for (uint64_t i = 1; i <= steps; ++i)
     {
-        const uint64_t idx = (nq * i + steps - 1) / steps - 1;
-        qcdf << r.queueHist.ValueAtRank(idx) << ',' << static_cast<double>(idx + 1) / static_cast<double>(nq) << '\n';
+        ranks.push_back((nq * i + steps - 1) / steps - 1);
+    }
+    const std::vector<uint64_t> values = r.queueHist.ValuesAtRanks(ranks);
+    for (size_t i = 0; i < ranks.size(); ++i)
+    {
+        qcdf << values[i] << ',' << static_cast<double>(ranks[i] + 1) / static_cast<double>(nq) << '\n';
     }
     bool tsOk = true;
     if (r.spool && r.spool->Has(NICC_TIMESERIES_CSV)) // streamed as sampled

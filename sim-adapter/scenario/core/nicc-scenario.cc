@@ -150,18 +150,11 @@ NearestRank(std::vector<T> v, double q)
     {
         return 0;
     }
-    const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
-    const size_t idx = rank == 0 ? 0 : std::min(rank, v.size()) - 1;
+    const size_t idx = static_cast<size_t>(NiccLogHistogram::NearestRank(v.size(), q));
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
     return v[idx];
 }
 } // namespace
-
-uint64_t
-NiccScenarioResult::Percentile(std::vector<uint64_t> v, double q)
-{
-    return NearestRank(std::move(v), q);
-}
 
 uint64_t
 NiccScenarioResult::QueuePercentile(double q) const
@@ -322,6 +315,33 @@ NiccScenario::UseSelectiveRepeat() const
            (rec == "auto" && (Get("spray") != "ecmp" || Get("switch_mode") != "ecmp"));
 }
 
+// Keys the one-switch scenarios do not read: refused by name when set.
+bool
+NiccScenario::RefuseFabricOnlyKeys(std::string* error) const
+{
+    static const struct
+    {
+        const char* key;
+        bool number; ///< on when > 0 (else: when not empty)
+        const char* note;
+    } kFabricOnly[] = {
+        {"pfc_storm", false, ""},
+        {"pfc_deadlock_check_us", true, ""},
+        {"flow_file", false, ""},
+        {"link_util_interval_us", true, " (switch-to-switch links)"},
+    };
+    for (const auto& k : kFabricOnly)
+    {
+        if (k.number ? D(k.key) > 0 : !Get(k.key).empty())
+        {
+            *error = std::string("key '") + k.key + "': read by the fabric scenarios (" +
+                     NamesText(", ", ", ", true) + ") only" + k.note + ", not by " + m_name;
+            return false;
+        }
+    }
+    return true;
+}
+
 bool
 NiccScenario::Run(NiccScenarioResult* r, std::string* error)
 {
@@ -333,22 +353,8 @@ NiccScenario::Run(NiccScenarioResult* r, std::string* error)
     {
         return RunFabric(r, error);
     }
-    if (!Get("pfc_storm").empty() || D("pfc_deadlock_check_us") > 0)
+    if (!RefuseFabricOnlyKeys(error))
     {
-        *error = std::string("key '") + (Get("pfc_storm").empty() ? "pfc_deadlock_check_us" : "pfc_storm") +
-                 "': read by the fabric scenarios (" + NamesText(", ", ", ", true) + ") only, not by " + m_name;
-        return false;
-    }
-    if (!Get("flow_file").empty())
-    {
-        *error = "key 'flow_file': read by the fabric scenarios (" + NamesText(", ", ", ", true) +
-                 ") only, not by " + m_name;
-        return false;
-    }
-    if (D("link_util_interval_us") > 0)
-    {
-        *error = "key 'link_util_interval_us': read by the fabric scenarios (" + NamesText(", ", ", ", true) +
-                 ") only (switch-to-switch links), not by " + m_name;
         return false;
     }
     const auto wall0 = std::chrono::steady_clock::now();

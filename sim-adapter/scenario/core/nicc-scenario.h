@@ -190,8 +190,6 @@ struct NiccScenarioResult
     uint64_t trims{0};                 ///< DATA packets cut to their header (key trim)
     uint64_t dropsTrimNoBuffer{0};     ///< trimmed headers with no buffer either (in drops too)
 
-    /// Nearest-rank percentile of a sample vector; 0 if empty.
-    static uint64_t Percentile(std::vector<uint64_t> v, double q);
     /// Nearest-rank percentile of the slowdowns of completed flows with
     /// size in [minBytes, maxBytes), (kind < 0 or flowKind == kind) and (cc < 0
     /// or the flow's congestion control == cc, a nicc::hal::CcKind code).
@@ -326,6 +324,8 @@ class NiccScenario
 
     /// The monitor keys' values (nicc-port-monitor.h).
     NiccMonitorConfig MonitorConfig() const;
+    /// False, naming the key, if a key only the fabric scenarios read is set.
+    bool RefuseFabricOnlyKeys(std::string* error) const;
     /// r->spool, and pfc.txt / pfc.csv streamed into it (not under MPI:
     /// the ranks' frames are merged after the run).
     bool OpenSpool(NiccScenarioResult* r, std::string* error) const;

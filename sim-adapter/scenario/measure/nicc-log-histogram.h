@@ -101,8 +101,26 @@ class NiccLogHistogram
         return m_max;
     }
 
+    /// ValueAtRank of each of `ranks` (ascending), in one walk of the buckets.
+    std::vector<uint64_t> ValuesAtRanks(const std::vector<uint64_t>& ranks) const
+    {
+        std::vector<uint64_t> out;
+        out.reserve(ranks.size());
+        uint64_t seen = 0;
+        size_t b = 0;
+        for (uint64_t k : ranks)
+        {
+            while (b < m_counts.size() && seen + m_counts[b] <= k)
+            {
+                seen += m_counts[b++];
+            }
+            out.push_back(b < m_counts.size() ? std::min(BucketTop(b), m_max) : m_max);
+        }
+        return out;
+    }
+
     /// The 0-based sorted rank of the nearest-rank q-percentile, q in [0, 1]:
-    /// ceil(q * n) - 1 (0 for q = 0), as NiccScenarioResult::Percentile.
+    /// ceil(q * n) - 1 (0 for q = 0): the rule of every percentile of a run.
     static uint64_t NearestRank(uint64_t n, double q)
     {
         const uint64_t rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(n)));
