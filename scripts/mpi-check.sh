@@ -14,10 +14,21 @@
 #        Poisson + incast, partition=pod and partition=leaf;
 #      the same fat-tree with DCQCN at 60% load and small buffers, so that
 #        PFC pauses cross ranks (and the run asserts it has pauses);
-#      leaf-spine, 8 leaves x 8 hosts, DCQCN.
+#      leaf-spine, 8 leaves x 8 hosts, DCQCN;
+#      the workloads whose steps wait on flows of other ranks (notices, key
+#      notice_ns) and the samplers that see the whole fabric, on the same
+#      fat-tree: a training job (2 iterations, ring all-reduce of buckets);
+#      a tree all-reduce and an all-to-all; a permutation with every port
+#      monitored (queues.csv) and the link utilization series; a PFC storm
+#      with the watchdog and the deadlock check under Poisson + incast;
+#      a rail fabric (8 servers x 4 NICs, NVLink, PXN relays: partitioned by
+#        rail switch, each server's GPUs and NVSwitch together) and a topology
+#        file (small-clos.topo, 2 leaves: -np 1 and 2), with an all-reduce;
+#    and one process with notice_ns = the link delay and scheduler=ordered
+#    gives the -np 1 files of the training job.
 # 3. Refusals, exit 2 with the key named: mpi_ranks larger than the MPI job,
-#    a key that does not run across ranks (fault), a topology that is not
-#    partitioned (rail).
+#    a key that does not run across ranks (fault), more ranks than a topology
+#    file has edge switches.
 # Prints one line per check and "mpi-check: N passed, M failed".
 set -uo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,7 +41,7 @@ while [ $# -gt 0 ]; do
     --build) build="$(realpath -m "$2")"; shift 2 ;;
     --out) out="$(realpath -m "$2")"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mpi-check.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -62,6 +73,18 @@ declare -A cases=(
   [fat-tree-pfc]="$ft,cc=dcqcn,poisson_load=0.6,incast_load=0.1,buffer_bytes=1000000,partition=pod"
   [leaf-spine]="--scenario leaf-spine --set leaves=8,spines=4,hosts_per_leaf=8,cc=dcqcn,poisson_load=0.5,incast_load=0.05,stop_ms=0.5"
 )
+# Workloads and whole-fabric samplers (finite runs end when their flows do).
+ftw="${ft%,cdf=*}"
+cases[training]="$ftw,cc=dcqcn,poisson_load=0,training=custom,training_grad_bytes=2000000,training_forward_us=20,training_backward_us=40,training_optimizer_us=5,training_bucket_mb=0.5,training_iterations=2,stop_ms=20"
+cases[tree-alltoall]="$ftw,cc=hpcc,poisson_load=0,allreduce_bytes=1000000,allreduce_algo=tree,alltoall_bytes=640000,stop_ms=20"
+cases[permutation-monitor]="$ftw,cc=hpcc,poisson_load=0,permutation_bytes=200000,monitor=all,link_util_interval_us=5,stop_ms=5"
+cases[pfc-storm-deadlock]="$ftw,cc=dcqcn,poisson_load=0.5,incast_load=0.1,buffer_bytes=1000000,pfc_storm=3@50,pfc_watchdog=true,pfc_deadlock_check_us=20,stop_ms=0.4"
+# Partitioned by edge switch: a rail fabric with NVLink and PXN relays (4 rails), a topology file (2 leaves).
+cases[rail-pxn]="--scenario leaf-spine --set topology=rail,servers=8,rails=4,spines=2,nvlink_gbps=900,allreduce_relay=pxn,allreduce_bytes=1000000,poisson_load=0,stop_ms=10"
+cases[topology-file]="--scenario sim-adapter/scenarios/small-clos.toml --set stop_ms=0.5,allreduce_bytes=400000"
+names="fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine training tree-alltoall permutation-monitor pfc-storm-deadlock"
+names="$names rail-pxn topology-file"
+declare -A nps=([topology-file]="1 2")  # at most one rank per edge switch; the others: 1 2 4
 
 same() {  # same A B: every output file identical; summary.json but for sim/mpi_ranks
   NICC_SCRIPTS="$top/scripts" python3 - "$1" "$2" <<'PY'
@@ -74,7 +97,8 @@ if fa != fb:
     sys.exit(f"files differ: {set(fa) ^ set(fb)}")
 def strip(d):
     d.pop("sim", None)
-    d.get("config", {}).pop("mpi_ranks", None)
+    for k in ("mpi_ranks", "notice_ns", "scheduler"):  # the run's mode, not its model
+        d.get("config", {}).pop(k, None)
     return d
 for f in fa:
     if f == "summary.json":
@@ -86,8 +110,8 @@ for f in fa:
 PY
 }
 
-for name in fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine; do
-  for n in 1 2 4; do
+for name in $names; do
+  for n in ${nps[$name]:-1 2 4}; do
     t=$(date +%s.%N)
     if ! mpirun -np "$n" "$sim" ${cases[$name]},mpi_ranks=$n $common --out "$out/$name-np$n" \
          >"$out/$name-np$n.log" 2>&1; then
@@ -106,6 +130,13 @@ for name in fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine; do
     fi
   done
 done
+# One process, notices one link delay late and the ordered scheduler: the MPI run's files.
+if "$sim" ${cases[training]},notice_ns=1000,scheduler=ordered $common --out "$out/training-alone" >"$out/training-alone.log" 2>&1 \
+   && why=$(same "$out/training-np1" "$out/training-alone" 2>&1); then
+  ok "training in one process (notice_ns=1000, scheduler=ordered): identical to -np 1"
+else
+  bad "training in one process: ${why:-$(tail -1 "$out/training-alone.log")}"
+fi
 pauses=$(python3 -c "import sys; sys.path.insert(0, '$top/scripts'); import nicc_results; print(nicc_results.load('$out/fat-tree-pfc-np1/summary.json')['pfc.frames_received'])" 2>/dev/null || echo 0)
 if [ "${pauses:-0}" -gt 0 ]; then ok "fat-tree-pfc: $pauses PFC frames (pauses cross ranks)"; else bad "fat-tree-pfc: no PFC frame"; fi
 
@@ -121,8 +152,8 @@ refuse() {  # refuse NAME NP WANT ARGS...: exit 2 and WANT in the message
 }
 refuse ranks 1 "key 'mpi_ranks'" ${cases[leaf-spine]},mpi_ranks=2
 refuse fault 2 "key 'fault'" ${cases[leaf-spine]},mpi_ranks=2,fault=link:leaf0-spine0@100
-refuse rail 2 "key 'mpi_ranks'" --scenario leaf-spine --set topology=rail,servers=4,rails=2,mpi_ranks=2
+refuse edges 4 "key 'mpi_ranks'" ${cases[topology-file]},mpi_ranks=4
 
-[ "$keep" = 1 ] || rm -rf "$out"/*-np*/
+[ "$keep" = 1 ] || rm -rf "$out"/*-np*/ "$out/training-alone"
 echo "mpi-check: $passed passed, $failed failed ($(( $(date +%s) - t0 )) s)"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,9 @@
  */
 #include "nicc-mpi.h"
 
+#include "ns3/channel.h"
+#include "ns3/node-list.h"
+
 #ifdef NICC_NS3_MPI
 #include "ns3/distributed-simulator-impl.h"
 #include "ns3/global-value.h"
@@ -22,7 +25,60 @@ namespace ns3
 namespace
 {
 bool g_active = false;
+/// Every rank's mailbox (OpenMailboxes): node id and device index.
+std::vector<std::pair<uint32_t, uint32_t>> g_mailbox;
+
+/// Device `d` of `node` links only nodes of `rank`.
+bool
+StaysOnRank(const Ptr<Node>& node, uint32_t d, uint32_t rank)
+{
+    Ptr<Channel> ch = node->GetDevice(d)->GetChannel();
+    if (!ch || ch->GetNDevices() < 2)
+    {
+        return false;
+    }
+    for (std::size_t k = 0; k < ch->GetNDevices(); ++k)
+    {
+        if (ch->GetDevice(k)->GetNode()->GetSystemId() != rank)
+        {
+            return false;
+        }
+    }
+    return true;
+}
 } // namespace
+
+bool
+NiccMpi::OpenMailboxes(const std::vector<Ptr<Node>>& nodes, Callback<void, Ptr<Packet>> cb, std::string* error)
+{
+    const uint32_t ranks = Size();
+    g_mailbox.assign(ranks, {UINT32_MAX, 0});
+    for (const auto& n : nodes)
+    {
+        const uint32_t r = n->GetSystemId();
+        for (uint32_t d = 0; r < ranks && g_mailbox[r].first == UINT32_MAX && d < n->GetNDevices(); ++d)
+        {
+            if (StaysOnRank(n, d, r))
+            {
+                g_mailbox[r] = {n->GetId(), d};
+            }
+        }
+    }
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        if (g_mailbox[r].first == UINT32_MAX)
+        {
+            *error = "MPI rank " + std::to_string(r) + " owns no host with a link inside the rank (notices "
+                     "between ranks need one)";
+            return false;
+        }
+    }
+    if (ranks > 1)
+    {
+        Listen(NodeList::GetNode(g_mailbox[Rank()].first)->GetDevice(g_mailbox[Rank()].second), cb);
+    }
+    return true;
+}
 
 #ifdef NICC_NS3_MPI
 
@@ -175,6 +231,31 @@ NiccMpi::GatherToRoot(const std::vector<uint8_t>& mine)
     return all;
 }
 
+void
+NiccMpi::Post(Ptr<Packet> p, Time rxTime)
+{
+    for (uint32_t r = 0; r < g_mailbox.size(); ++r)
+    {
+        if (r != Rank())
+        {
+            Send(p->Copy(), rxTime, g_mailbox[r].first, g_mailbox[r].second);
+        }
+    }
+}
+
+void
+NiccMpi::SumAll(std::vector<uint64_t>* v)
+{
+    if (!g_active || MpiInterface::GetSize() == 1 || v->empty())
+    {
+        return;
+    }
+    std::vector<uint64_t> out(v->size());
+    MPI_Allreduce(v->data(), out.data(), static_cast<int>(v->size()), MPI_UINT64_T, MPI_SUM,
+                  MpiInterface::GetCommunicator());
+    *v = std::move(out);
+}
+
 #else // no MPI in this ns-3
 
 bool
@@ -250,6 +331,16 @@ std::vector<uint8_t>
 NiccMpi::GatherToRoot(const std::vector<uint8_t>& mine)
 {
     return mine;
+}
+
+void
+NiccMpi::SumAll(std::vector<uint64_t>* /*v*/)
+{
+}
+
+void
+NiccMpi::Post(Ptr<Packet> /*p*/, Time /*rxTime*/)
+{
 }
 
 #endif

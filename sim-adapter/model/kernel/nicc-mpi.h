@@ -19,6 +19,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/net-device.h"
+#include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 
@@ -69,6 +70,27 @@ class NiccMpi
     /// Every rank's bytes, concatenated in rank order, on rank 0 (other ranks
     /// get an empty vector).
     static std::vector<uint8_t> GatherToRoot(const std::vector<uint8_t>& mine);
+    /// Notices between ranks (not frames; NiccNoticeEvent): each rank
+    /// listens on one device of its own, the first device among `nodes`'
+    /// devices whose channel stays on that rank (so no frame from another
+    /// rank arrives there); every rank works out every rank's from the
+    /// SystemIds alone. `cb` gets each notice another rank posts, at its
+    /// time. False with a message when a rank has no such device.
+    static bool OpenMailboxes(const std::vector<Ptr<Node>>& nodes,
+                              Callback<void, Ptr<Packet>> cb,
+                              std::string* error);
+    /// `p` to every other rank's mailbox, delivered at rxTime (which must
+    /// lie beyond the time window: at least the lookahead plus 1 ns ahead).
+    static void Post(Ptr<Packet> p, Time rxTime);
+    /// Element-wise sum over the ranks, the result on every rank.
+    static void SumAll(std::vector<uint64_t>* v);
+    //
+    // Inside a simulation event: the collectives above may also run in an
+    // event, when every rank runs one at the same simulated time (a sampler
+    // or check scheduled at the same times everywhere). The granted time
+    // window lets each rank reach that time without messages from the
+    // others, so none waits for a frame a blocked rank would send; each
+    // rank's figures are those of that exact time, as in one process.
 };
 
 } // namespace ns3

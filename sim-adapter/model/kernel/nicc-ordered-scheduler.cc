@@ -134,7 +134,8 @@ NiccOrderedScheduler::Make(const Event& ev) const
 {
     constexpr uint64_t kDelivery = 0;
     constexpr uint64_t kArrival = 1;
-    constexpr uint64_t kOther = 2;
+    constexpr uint64_t kNotice = 2;
+    constexpr uint64_t kOther = 3;
     if (const auto* a = dynamic_cast<const NiccArrivalEvent*>(ev.impl))
     {
         return Entry{ev.key.m_ts, kArrival << 32 | a->GetKey(), a->GetSeq(), ev};
@@ -143,6 +144,10 @@ NiccOrderedScheduler::Make(const Event& ev) const
     if (delivery && typeid(*ev.impl) == *delivery)
     {
         return Entry{ev.key.m_ts, kDelivery << 32, ev.key.m_uid, ev};
+    }
+    if (const auto* n = dynamic_cast<const NiccNoticeEvent*>(ev.impl))
+    {
+        return Entry{ev.key.m_ts, kNotice << 32, n->GetKey(), ev};
     }
     return Entry{ev.key.m_ts, kOther << 32, ev.key.m_uid, ev};
 }

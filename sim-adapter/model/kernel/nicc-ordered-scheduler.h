@@ -19,7 +19,11 @@
  *            number on that direction (two frames can land in the same
  *            nanosecond: a 32-byte ACK takes 0.64 ns at 400 Gb/s, rounded
  *            to 0; MPI may hand them over in either order);
- *   class 2  every other event, by insertion number.
+ *   class 2  a notice (NiccNoticeEvent): a model's own message to every
+ *            rank, e.g. a collective flow's end, keyed by its number (the
+ *            flow id), so that notices of one nanosecond run in one order
+ *            whichever rank posted them;
+ *   class 3  every other event, by insertion number.
  *
  * Arrivals thus run before anything else of their nanosecond, in link order,
  * whichever rank sent them and whenever they were inserted; every other event
@@ -41,6 +45,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -119,6 +124,26 @@ class NiccArrivalEvent : public EventImpl
     uint32_t m_key;
     uint8_t m_dst;
     bool m_chained;
+};
+
+/// A model's notice to every rank (NiccMpi::Post): runs `fn` at its time,
+/// ordered among the notices of that nanosecond by `key`.
+class NiccNoticeEvent : public EventImpl
+{
+  public:
+    NiccNoticeEvent(uint64_t key, std::function<void()> fn)
+        : m_key(key),
+          m_fn(std::move(fn))
+    {
+    }
+
+    uint64_t GetKey() const { return m_key; }
+
+  private:
+    void Notify() override { m_fn(); }
+
+    uint64_t m_key;
+    std::function<void()> m_fn;
 };
 
 /// A frame's send number on its link direction, carried to another MPI

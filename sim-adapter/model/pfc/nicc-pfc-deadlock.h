@@ -71,6 +71,11 @@ class NiccPfcDeadlockDetector
         uint32_t peerPort{0};
     };
     void Periodic();
+    /// The wait-for graph's part this rank sees (its switches): vertex[v]
+    /// for its egress queues, edges (v, w) as uint32 pairs into its vertices.
+    void OwnGraph(uint8_t cls, std::vector<uint64_t>* vertex, std::vector<uint8_t>* edges) const;
+    /// A cycle in the graph of class `cls` (recorded: detections, the first).
+    bool FindCycle(uint8_t cls, const std::vector<uint64_t>& vertex, const std::vector<std::vector<uint32_t>>& adj);
 
     std::vector<Ptr<NiccSwitchNode>> m_switches;
     std::vector<std::string> m_names;

@@ -4,6 +4,7 @@
  */
 #include "nicc-pfc-storm.h"
 
+#include "ns3/nicc-mpi.h"
 #include "ns3/nicc-rocev2-header.h"
 
 #include "ns3/log.h"
@@ -181,6 +182,15 @@ NiccPfcSpreadSampler::Sample()
     }
     s.rxPayloadBytes = m_rxBytes;
     m_rxBytes = 0;
+    // Under MPI a rank's counts are those of its own nodes (the others'
+    // are never paused): summed over the ranks, which sample at the same
+    // times, they are the fabric's.
+    std::vector<uint64_t> sums{s.pausedSwitchPorts, s.pausedHosts, s.stormedQueues, s.rxPayloadBytes};
+    NiccMpi::SumAll(&sums);
+    s.pausedSwitchPorts = static_cast<uint32_t>(sums[0]);
+    s.pausedHosts = static_cast<uint32_t>(sums[1]);
+    s.stormedQueues = static_cast<uint32_t>(sums[2]);
+    s.rxPayloadBytes = sums[3];
     if (s.pausedSwitchPorts > m_peakPorts)
     {
         m_peakPorts = s.pausedSwitchPorts;

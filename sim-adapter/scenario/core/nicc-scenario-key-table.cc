@@ -59,6 +59,11 @@ ScenarioKeyRows()
      "...; needs ns-3 with MPI, scripts/build-ns3-mpi.sh); 0 = one process as usual. Any value "
      "> 0 implies scheduler=ordered, so that -np 1 and -np N give identical results "
      "(docs/scale.md)"},
+    {"notice_ns", "int", -1, 1e9, "-1",
+     "fabric: a collective flow's end moves its collective (and a training job) on this many "
+     "ns later, as a notice every MPI rank gets at the same time; -1 = 0 in one process, the "
+     "fabric's shortest link delay with mpi_ranks (which needs at least 2). Set it to that "
+     "delay (and scheduler=ordered) to run one process exactly as an MPI run"},
     {"partition", "pod|leaf", 0, 0, "pod",
      "mpi_ranks: the nodes each rank owns, in contiguous blocks: pod = the fat-tree's pods "
      "(ToRs, aggregation switches and hosts of a pod together), leaf = its ToRs with their "

@@ -127,6 +127,8 @@ class NiccFabricRun
     /// dcqcn_window_bdp = max | pair: each host NIC's DCQCN window towards
     /// each other host from the topology file's BDPs (NiccHpccPairs).
     bool SetDcqcnBdpWindows(std::string* error) const;
+    /// Key notice_ns into the workload (NiccWorkload::SetNotices).
+    bool SetUpNotices(std::string* error);
     void SetUpMeters();
     void Simulate();
     void Measure();

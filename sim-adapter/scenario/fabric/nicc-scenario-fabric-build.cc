@@ -191,14 +191,24 @@ NiccFabricRun::BuildNodes(std::string* error)
     {
         return false;
     }
+    if (mpiRanks > 0 && (shape.topo == "rail" || shape.topo == "file"))
+    {
+        const std::vector<Ptr<NetDevice>> nics(nodes.hostDevices.begin(), nodes.hostDevices.end());
+        const std::vector<Ptr<NetDevice>> gpus(nodes.gpuDevices.begin(), nodes.gpuDevices.end());
+        if (!NiccPartitionByEdge(nics, gpus, fabric.GetSwitches(), mpiRanks, error))
+        {
+            return false;
+        }
+    }
+    uint32_t crossing = 0;
+    if (mpiRanks > 0 && !NiccPartitionLinks(fabric, &crossing, error))
+    {
+        return false;
+    }
     if (mpiRanks > 0 && NiccMpi::Rank() == 0)
     {
         std::fprintf(stderr, "nicc-sim: %u MPI ranks, partition=%s, %u links cross ranks\n", mpiRanks,
-                     Get("partition").c_str(), NiccPartitionLinks(fabric));
-    }
-    else if (mpiRanks > 0)
-    {
-        NiccPartitionLinks(fabric);
+                     shape.topo == "rail" || shape.topo == "file" ? "edge" : Get("partition").c_str(), crossing);
     }
     if (shape.topo != "file")
     {

@@ -302,6 +302,10 @@ NiccFabricRun::Build(std::string* error)
         const uint32_t links = it->second.links[b->GetId()];
         return links >= 2 && links != UINT32_MAX ? links - 1 : 0;
     });
+    if (!SetUpNotices(error))
+    {
+        return false;
+    }
     // Fixed stream numbers (the workload's, then one per switch, then the
     // parts'): a run depends on RngSeed / RngRun and the keys only, not on
     // what ran before it in the same process.
@@ -311,6 +315,32 @@ NiccFabricRun::Build(std::string* error)
         stream += sw->AssignStreams(stream);
     }
     return true;
+}
+
+// How late a collective flow's end moves its collective on (key notice_ns):
+// under MPI at least the shortest link delay, and the ranks' time window
+// no longer than that less 1 ns, whichever links cross ranks.
+bool
+NiccFabricRun::SetUpNotices(std::string* error)
+{
+    Time shortest = Time::Max();
+    for (const auto& ch : fabric.GetChannels())
+    {
+        shortest = std::min(shortest, ch->GetDelay());
+    }
+    const int64_t key = scenario.I("notice_ns");
+    const Time delay = key >= 0 ? NanoSeconds(key) : mpiRanks > 0 ? shortest : Time(0);
+    if (mpiRanks > 0)
+    {
+        if (delay < NanoSeconds(2))
+        {
+            *error = "key 'notice_ns': at least 2 with mpi_ranks (a notice crosses ranks after the ranks' "
+                     "time window, 1 ns shorter)";
+            return false;
+        }
+        NiccMpi::BoundLookAhead(delay - NanoSeconds(1));
+    }
+    return work->SetNotices(delay, error);
 }
 
 // The core meters: queue and goodput sampler, pause time, reordering.
@@ -328,8 +358,7 @@ NiccFabricRun::SetUpMeters()
         NanoSeconds(static_cast<int64_t>(std::llround(D("rate_window_us") * 1000.0))),
         stop,
         scenario.m_progress && NiccMpi::Rank() == 0,
-        // Under MPI no rank sees every flow end: runs last stop_ms.
-        D("poisson_load") <= 0 && D("incast_load") <= 0 && mpiRanks == 0,
+        D("poisson_load") <= 0 && D("incast_load") <= 0,
         U("permutation_bytes") > 0,
         std::vector<uint64_t>(NICC_FLOW_KINDS, 0),
         0,
@@ -339,7 +368,7 @@ NiccFabricRun::SetUpMeters()
         0,
         0,
         {}});
-    if (mpiRanks == 0)
+    if (NiccMpi::Rank() == 0)
     {
         std::string error; // a spool that cannot be written fails at CloseAll
         if ((sampler->seriesOut = r->spool->Open(NICC_TIMESERIES_CSV, &error)))
@@ -445,10 +474,6 @@ NiccFabricRun::Measure()
     }
     r->events = Simulator::GetEventCount(); // under MPI: summed over the ranks
     NiccMergeCounters(r, &m_reorder.hist, &m_reorder.max);
-    if (mpiRanks > 0)
-    {
-        sampler->MergeWindows();
-    }
     CountReordering();
     LinkStats(r, allDevices, nodes);
     for (const auto& part : m_parts)

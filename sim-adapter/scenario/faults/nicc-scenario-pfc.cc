@@ -5,8 +5,10 @@
  */
 #include "nicc-scenario-pfc.h"
 
+#include "nicc-scenario-mpi.h"
 #include "nicc-scenario.h"
 
+#include "ns3/nicc-mpi.h"
 #include "ns3/nicc-pfc-deadlock.h"
 #include "ns3/nicc-pfc-storm.h"
 
@@ -159,9 +161,12 @@ NiccPfcRun::SetUp(const NiccScenario& s,
             return false;
         }
         Ptr<NiccPfcStorm> storm = CreateObject<NiccPfcStorm>();
-        storm->Install(hostDevices[h],
-                       MicroSeconds(spec.startUs),
-                       spec.endUs < 0 ? Time(-1) : MicroSeconds(spec.endUs));
+        if (hostDevices[h]->GetNode()->GetSystemId() == NiccMpi::Rank()) // MPI: the host's rank only
+        {
+            storm->Install(hostDevices[h],
+                           MicroSeconds(spec.startUs),
+                           spec.endUs < 0 ? Time(-1) : MicroSeconds(spec.endUs));
+        }
         m_storms.push_back(storm);
     }
     if (!m_specs.empty() || m_watchdog)
@@ -187,36 +192,88 @@ NiccPfcRun::Collect(NiccPfcRunResult* r) const
     {
         return;
     }
+    // Under MPI a storm, a switch's watchdog and its drops live on their
+    // node's rank (zero on the others): sums and every rank's records go to
+    // rank 0, in the order of one process.
+    std::vector<uint64_t> sums;
+    for (const auto& storm : m_storms)
+    {
+        sums.insert(sums.end(), {storm->GetXoffSent(), storm->GetHeldBytes(), storm->GetPeakHeldBytes()});
+    }
+    struct ActionRec
+    {
+        int64_t atNs;
+        uint32_t sw;
+        uint32_t port;
+        uint32_t cls;
+        uint32_t storm;
+    };
+    std::vector<uint8_t> actions;
+    for (uint32_t k = 0; k < m_switches.size(); ++k)
+    {
+        const NiccPfcWatchdog& wd = m_switches[k]->GetPfcWatchdog();
+        sums.insert(sums.end(), {wd.GetStormsDetected(), wd.GetRestorations(), wd.GetDroppedPackets(),
+                                 wd.GetDroppedBytes(), static_cast<uint64_t>(wd.GetStormTime().GetNanoSeconds())});
+        for (const NiccPfcWatchdog::ActionRecord& a : wd.GetActions())
+        {
+            NiccMpiAppend(&actions, ActionRec{a.at.GetNanoSeconds(), k, a.port, a.cls, a.storm ? 1u : 0u});
+        }
+    }
+    struct DropRec
+    {
+        uint32_t sw;
+        uint32_t port;
+        uint64_t reason;
+        uint64_t n;
+    };
+    std::vector<uint8_t> drops;
+    for (const auto& [key, n] : m_drops)
+    {
+        NiccMpiAppend(&drops, DropRec{std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
+    }
+    NiccMpi::SumToRoot(&sums);
+    actions = NiccMpi::GatherToRoot(actions);
+    drops = NiccMpi::GatherToRoot(drops);
     for (size_t i = 0; i < m_storms.size(); ++i)
     {
-        r->storms.push_back({m_specs[i].host, m_specs[i].startUs, m_specs[i].endUs,
-                             m_storms[i]->GetXoffSent(), m_storms[i]->GetHeldBytes(),
-                             m_storms[i]->GetPeakHeldBytes()});
+        r->storms.push_back({m_specs[i].host, m_specs[i].startUs, m_specs[i].endUs, sums[3 * i], sums[3 * i + 1],
+                             sums[3 * i + 2]});
     }
     r->watchdog = m_watchdog;
     r->watchdogAction = m_action;
-    for (size_t k = 0; k < m_switches.size(); ++k)
+    for (size_t k = 0, at = 3 * m_storms.size(); k < m_switches.size(); ++k, at += 5)
     {
-        const NiccPfcWatchdog& wd = m_switches[k]->GetPfcWatchdog();
-        r->stormsDetected += wd.GetStormsDetected();
-        r->restorations += wd.GetRestorations();
-        r->droppedPackets += wd.GetDroppedPackets();
-        r->droppedBytes += wd.GetDroppedBytes();
-        r->stormTimeUs += wd.GetStormTime().GetNanoSeconds() / 1e3;
-        for (const NiccPfcWatchdog::ActionRecord& a : wd.GetActions())
-        {
-            Ptr<NiccNetDevice> peer = m_switches[k]->GetPort(a.port)->GetPeer();
-            const uint32_t id = peer ? peer->GetNode()->GetId() : 0;
-            r->actions.push_back({a.at.GetNanoSeconds() / 1e3,
-                                  m_switchNames[k] + ":" + std::to_string(a.port),
-                                  id < m_nodeNames.size() ? m_nodeNames[id] : "",
-                                  a.cls,
-                                  a.storm ? "storm" : "restore"});
-        }
+        r->stormsDetected += sums[at];
+        r->restorations += sums[at + 1];
+        r->droppedPackets += sums[at + 2];
+        r->droppedBytes += sums[at + 3];
+        r->stormTimeUs += static_cast<double>(sums[at + 4]) / 1e3;
+    }
+    std::vector<ActionRec> recs;
+    for (size_t at = 0; at + sizeof(ActionRec) <= actions.size(); at += sizeof(ActionRec))
+    {
+        recs.push_back(NiccMpiTake<ActionRec>(&actions[at]));
+    }
+    std::stable_sort(recs.begin(), recs.end(), [](const ActionRec& a, const ActionRec& b) { return a.sw < b.sw; });
+    for (const ActionRec& a : recs)
+    {
+        Ptr<NiccNetDevice> peer = m_switches[a.sw]->GetPort(a.port)->GetPeer();
+        const uint32_t id = peer ? peer->GetNode()->GetId() : 0;
+        r->actions.push_back({a.atNs / 1e3,
+                              m_switchNames[a.sw] + ":" + std::to_string(a.port),
+                              id < m_nodeNames.size() ? m_nodeNames[id] : "",
+                              a.cls,
+                              a.storm ? "storm" : "restore"});
+    }
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, uint64_t> allDrops;
+    for (size_t at = 0; at + sizeof(DropRec) <= drops.size(); at += sizeof(DropRec))
+    {
+        const DropRec d = NiccMpiTake<DropRec>(&drops[at]);
+        allDrops[{d.sw, d.port, static_cast<uint8_t>(d.reason)}] += d.n;
     }
     static const char* const reasons[] = {"no_route", "buffer", "headroom_overflow",
                                           "trim_no_buffer", "pfc_watchdog"};
-    for (const auto& [key, n] : m_drops)
+    for (const auto& [key, n] : allDrops)
     {
         const auto [sw, port, reason] = key;
         r->drops.push_back({m_switchNames[sw] + ":" + std::to_string(port),

@@ -7,6 +7,7 @@
 
 #include "nicc-scenario.h"
 
+#include "ns3/nicc-mpi.h"
 #include "ns3/simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -219,12 +220,20 @@ NiccLinkUtilSampler::Finish(Time end)
 void
 NiccLinkUtilSampler::AddBin(int64_t endNs)
 {
+    // Under MPI a link's bytes are counted on its sender's rank: the bin is
+    // the sum over the ranks (every rank samples at the same times, and
+    // ends the run at the same time), kept on rank 0, which writes it.
     m_row.resize(m_devs.size());
     for (size_t i = 0; i < m_devs.size(); ++i)
     {
-        m_row[i] = m_devs[i]->GetTxBytes() - m_last[i];
+        const bool mine = m_devs[i]->GetNode()->GetSystemId() == NiccMpi::Rank();
+        m_row[i] = mine ? m_devs[i]->GetTxBytes() - m_last[i] : 0;
     }
-    m_out->AddBin(m_lastNs, endNs, m_row);
+    NiccMpi::SumAll(&m_row);
+    if (NiccMpi::Rank() == 0)
+    {
+        m_out->AddBin(m_lastNs, endNs, m_row);
+    }
 }
 
 namespace

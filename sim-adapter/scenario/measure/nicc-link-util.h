@@ -122,8 +122,8 @@ class NiccLinkUtilSampler
     void Add(Ptr<NiccNetDevice> dev, const std::string& from, const std::string& to);
     /// First snapshot at `start`, then one bin per interval (interval 0: nothing).
     void Start(Time start);
-    /// After the run: the last, partial bin up to `end` (one process only:
-    /// mpi_ranks refuses the key).
+    /// After the run: the last, partial bin up to `end` (under MPI: on every
+    /// rank, with the same `end`).
     void Finish(Time end);
 
   private:

@@ -8,6 +8,8 @@
  */
 #include "nicc-fabric-run.h"
 
+#include "ns3/nicc-mpi.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -36,12 +38,18 @@ class LinkUtilPart : public NiccScenarioPart
         m_sampler = std::make_unique<NiccLinkUtilSampler>(
             &lu.series, NanoSeconds(static_cast<int64_t>(std::llround(lu.intervalUs * 1e3))));
         const fabric_meters::FabricNodes& nodes = run.nodes;
-        for (const auto& dev : run.sampler->ports)
+        // Every switch-to-switch port (NVSwitches' aside), of every MPI rank:
+        // the sampler sums each rank's part.
+        for (const auto& sw : run.fabric.GetSwitches())
         {
-            const uint32_t peer = dev->GetPeer()->GetNode()->GetId();
-            if (nodes.edgeOf[peer] < 0)
+            for (uint32_t p = 0; !nodes.onNvlink[sw->GetId()] && p < sw->GetNPorts(); ++p)
             {
-                m_sampler->Add(dev, nodes.name[dev->GetNode()->GetId()], nodes.name[peer]);
+                Ptr<NiccNetDevice> dev = sw->GetPort(p);
+                const uint32_t peer = dev->GetPeer()->GetNode()->GetId();
+                if (nodes.edgeOf[peer] < 0)
+                {
+                    m_sampler->Add(dev, nodes.name[sw->GetId()], nodes.name[peer]);
+                }
             }
         }
         if (lu.intervalUs > 0 &&
@@ -52,7 +60,7 @@ class LinkUtilPart : public NiccScenarioPart
                      " fabric links is more than 1e8 samples; use a longer interval";
             return false;
         }
-        if (lu.intervalUs > 0 && run.r->spool)
+        if (lu.intervalUs > 0 && run.r->spool && NiccMpi::Rank() == 0) // under MPI rank 0 keeps the bins
         {
             // The bins go to the spool as sampled (read back by the summary
             // and link_util.csv after the run).

@@ -7,6 +7,7 @@
 #include "nicc-hpcc-output.h"
 #include "nicc-spool.h"
 
+#include "ns3/nicc-mpi.h"
 #include "ns3/nicc-switch-node.h"
 #include "ns3/simulator.h"
 
@@ -266,10 +267,11 @@ void
 NiccPortMonitor::Sample()
 {
     const Time now = Simulator::Now();
+    const std::vector<uint64_t>& queue = QueueBytes();
     for (size_t i = 0; i < m_ports.size(); ++i)
     {
         NiccPortSeries& row = (*m_series)[i];
-        const uint64_t bytes = m_ports[i]->GetTotalQueueBytes();
+        const uint64_t bytes = queue[i];
         row.queue.Add(now.GetNanoSeconds(), bytes);
         if (m_queues)
         {
@@ -283,6 +285,22 @@ NiccPortMonitor::Sample()
     }
 }
 
+const std::vector<uint64_t>&
+NiccPortMonitor::QueueBytes()
+{
+    // Under MPI a port's queue is known to its switch's rank: the sum over
+    // the ranks (every rank samples at the same times) gives each rank every
+    // port's, so that every rank keeps the same statistics.
+    m_queueBytes.resize(m_ports.size());
+    for (size_t i = 0; i < m_ports.size(); ++i)
+    {
+        const bool mine = m_ports[i]->GetNode()->GetSystemId() == NiccMpi::Rank();
+        m_queueBytes[i] = mine ? m_ports[i]->GetTotalQueueBytes() : 0;
+    }
+    NiccMpi::SumAll(&m_queueBytes);
+    return m_queueBytes;
+}
+
 void
 NiccPortMonitor::SampleQlen()
 {
@@ -290,9 +308,10 @@ NiccPortMonitor::SampleQlen()
     // the dump interval, go on while now < end (so the last sample is the
     // first at or after the end).
     const int64_t now = Simulator::Now().GetNanoSeconds();
+    const std::vector<uint64_t>& queue = QueueBytes();
     for (size_t i = 0; i < m_ports.size(); ++i)
     {
-        const uint64_t bin = m_ports[i]->GetTotalQueueBytes() / QLEN_BIN_BYTES;
+        const uint64_t bin = queue[i] / QLEN_BIN_BYTES;
         std::vector<uint32_t>& c = m_qlenCount[i];
         if (c.size() <= bin)
         {
@@ -431,7 +450,7 @@ NiccSetUpPortMonitor(const NiccMonitorConfig& cfg,
     }
     std::ostream* queues = nullptr;
     std::ostream* qlen = nullptr;
-    if (spool && !ids.empty())
+    if (spool && !ids.empty() && NiccMpi::Rank() == 0) // under MPI rank 0 writes
     {
         if (!(queues = spool->Open(NICC_QUEUES_CSV, error)))
         {

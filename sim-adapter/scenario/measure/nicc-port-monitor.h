@@ -205,6 +205,8 @@ class NiccPortMonitor
 
     void Sample();
     void SampleQlen();
+    /// Every monitored port's queue now, in m_ports' order (MPI: summed over the ranks).
+    const std::vector<uint64_t>& QueueBytes();
     void DumpQlen(int64_t nowNs);
 
     std::vector<Ptr<NiccNetDevice>> m_ports;
@@ -219,6 +221,7 @@ class NiccPortMonitor
     int64_t m_lastQlenNs{-1};
     int64_t m_lastDumpNs{-1};
     std::deque<PfcSink> m_pfcSinks; ///< stable addresses for the bound callbacks
+    std::vector<uint64_t> m_queueBytes; ///< QueueBytes' buffer
 };
 
 /// The monitor keys of a run (monitor, monitor_start_us, monitor_stop_us,

@@ -179,8 +179,7 @@ struct FabricSampler
     uint32_t tick{0};
     std::vector<uint64_t> windowBytes; ///< [window * NICC_FLOW_KINDS + kind] bytes acknowledged
     /// timeseries.csv in the spool: each window's row written as it ends
-    /// (nothing kept); nullptr (MPI: the ranks' windows are summed after the
-    /// run) = kept in windowBytes and out->series*.
+    /// (nothing kept); nullptr on MPI ranks other than 0.
     std::ostream* seriesOut{nullptr};
 
     void Sample()
@@ -221,25 +220,25 @@ struct FabricSampler
         {
             now[static_cast<uint32_t>(work->GetKind(f.id))] += f.ackedBytes;
         }
+        // This window's bytes per kind and the flows done, of every rank:
+        // each acknowledges its own flows' bytes (every rank runs this
+        // window at the same time; NiccMpi::SumAll).
+        std::vector<uint64_t> sums(NICC_FLOW_KINDS + 1, 0);
         for (uint32_t k = 0; k < NICC_FLOW_KINDS; ++k)
         {
-            windowBytes.push_back(now[k] - lastByKind[k]);
+            sums[k] = now[k] - lastByKind[k];
         }
+        sums[NICC_FLOW_KINDS] = nics->GetNCompleted();
+        NiccMpi::SumAll(&sums);
         lastByKind = now;
+        windowBytes.assign(sums.begin(), sums.begin() + NICC_FLOW_KINDS);
         if (seriesOut)
         {
             NiccWriteTimeseriesRow(*seriesOut, Simulator::Now().GetSeconds() * 1e6, Gbps(0));
-            windowBytes.clear();
         }
-        else
-        {
-            out->seriesTimeUs.push_back(Simulator::Now().GetSeconds() * 1e6);
-            out->seriesGbpsByKind.push_back(Gbps(windowBytes.size() / NICC_FLOW_KINDS - 1));
-        }
-        const bool allDone = nics->GetNCompleted() == nics->GetNFlows() &&
-                             work->CollectivesDone() &&
-                             (!hasPermutation || !work->GetPermutation().empty()) &&
-                             nics->GetNFlows() > 0;
+        windowBytes.clear(); // streamed (ranks other than 0 under MPI: rank 0 writes the rows)
+        const bool allDone = sums[NICC_FLOW_KINDS] == nics->GetNFlows() && work->CollectivesDone() &&
+                             (!hasPermutation || !work->GetPermutation().empty()) && nics->GetNFlows() > 0;
         if (finite && allDone)
         {
             Simulator::Stop();
@@ -258,20 +257,11 @@ struct FabricSampler
         return gbps;
     }
 
-    /// Under MPI: every rank acknowledged the bytes of its own flows; the
-    /// series of the whole fabric is their sum (on rank 0).
-    void MergeWindows()
-    {
-        NiccMpi::SumToRoot(&windowBytes);
-        for (std::size_t w = 0; w < out->seriesGbpsByKind.size(); ++w)
-        {
-            out->seriesGbpsByKind[w] = Gbps(w);
-        }
-    }
-
     void Snapshot()
     {
-        permAckedAtWarmup = PermutationAcked(nics->GetFlowRecords());
+        std::vector<uint64_t> acked{PermutationAcked(nics->GetFlowRecords())};
+        NiccMpi::SumAll(&acked); // each rank's own flows (every rank snapshots at this time)
+        permAckedAtWarmup = acked[0];
         permSnapshot = true;
     }
 

@@ -6,6 +6,7 @@
 
 #include "ns3/nicc-mpi.h"
 #include "ns3/nicc-nic-helper.h"
+#include "ns3/node-list.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -31,22 +32,12 @@ Own(const Ptr<Node>& node, uint32_t rank)
     node->SetAttribute("SystemId", UintegerValue(rank));
 }
 
-/// A fixed-size record as bytes, for GatherToRoot.
-template <typename T>
-void
-Append(std::vector<uint8_t>* out, const T& v)
+/// The node at the other end of a point-to-point device's link.
+Ptr<Node>
+PeerNode(const Ptr<NetDevice>& dev)
 {
-    const auto* b = reinterpret_cast<const uint8_t*>(&v);
-    out->insert(out->end(), b, b + sizeof(T));
-}
-
-template <typename T>
-T
-Take(const uint8_t* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof(T));
-    return v;
+    Ptr<Channel> ch = dev->GetChannel();
+    return ch->GetDevice(ch->GetDevice(0) == dev ? 1 : 0)->GetNode();
 }
 
 /// The summed counters of a run: one list, used by NiccMergeCounters.
@@ -81,32 +72,20 @@ NiccScenario::CheckMpiKeys(std::string* error) const
         return true;
     }
     const std::string topo = Get("topology");
-    if (topo != "fat-tree" && topo != "leaf-spine")
-    {
-        *error = "key 'mpi_ranks': topology=" + topo +
-                 " is not partitioned across ranks (fat-tree and leaf-spine are)";
-        return false;
-    }
-    // What a rank cannot see alone: workloads that start flows when flows of
-    // other hosts finish, link faults and losses (the loss draws and the
-    // fault bookkeeping are per link, not per end), and whole-fabric monitors.
+    // What a rank cannot see alone: link faults and losses (the loss draws
+    // and the fault bookkeeping are per link, not per end). Collectives and
+    // training hear of other ranks' flow ends as notices (key notice_ns);
+    // samplers and checks that see the whole fabric sum or gather every
+    // rank's part at their sample times (NiccMpi::SumAll).
     static const struct
     {
         const char* key;
         const char* what;
     } kNotDistributed[] = {
-        {"allreduce_bytes", "collectives"},
-        {"alltoall_bytes", "collectives"},
-        {"permutation_bytes", "the permutation workload"},
         {"fault", "link faults"},
         {"flap", "link faults"},
         {"link_loss", "link losses"},
         {"loss_rate", "link losses"},
-        {"pfc_storm", "PFC storms"},
-        {"pfc_deadlock_check_us", "the PFC deadlock check"},
-        {"monitor", "the port monitor"},
-        {"qlen_mon_file", "the port monitor"},
-        {"link_util_interval_us", "the link utilization series"},
     };
     for (const auto& k : kNotDistributed)
     {
@@ -129,13 +108,18 @@ NiccScenario::CheckMpiKeys(std::string* error) const
                  "delay less 1 ns)";
         return false;
     }
+    // Units of the partition (a file topology's edge switches are counted
+    // when it is built: NiccPartitionByEdge).
+    const bool pod = Get("partition") == "pod";
     const uint64_t units = topo == "leaf-spine" ? U("leaves")
-                           : Get("partition") == "pod" ? U("pods")
-                                                      : U("pods") * U("tors_per_pod");
+                           : topo == "rail"     ? U("rails")
+                           : topo == "file"     ? ranks
+                           : pod                ? U("pods")
+                                                : U("pods") * U("tors_per_pod");
     if (ranks > units)
     {
         *error = "key 'mpi_ranks': " + std::to_string(ranks) + " ranks for " + std::to_string(units) + " " +
-                 (topo == "leaf-spine" ? "leaves" : Get("partition") == "pod" ? "pods" : "ToRs") +
+                 (topo == "leaf-spine" ? "leaves" : topo == "rail" ? "rails" : pod ? "pods" : "ToRs") +
                  " (partition=" + Get("partition") + "): at most one rank per unit";
         return false;
     }
@@ -184,29 +168,89 @@ NiccPartitionLeafSpine(const NiccLeafSpineTopology& ls, uint32_t ranks)
     }
 }
 
-uint32_t
-NiccPartitionLinks(const NiccFabricHelper& fabric)
+bool
+NiccPartitionByEdge(const std::vector<Ptr<NetDevice>>& endpoints,
+                    const std::vector<Ptr<NetDevice>>& followers,
+                    const std::vector<Ptr<NiccSwitchNode>>& switches,
+                    uint32_t ranks,
+                    std::string* error)
 {
-    uint32_t crossing = 0;
+    // Edge switches in the order their first endpoint comes; the others.
+    std::vector<int32_t> edgeIndex(NodeList::GetNNodes(), -1);
+    std::vector<Ptr<Node>> edges;
+    for (const auto& dev : endpoints)
+    {
+        Ptr<Node> sw = PeerNode(dev);
+        if (edgeIndex[sw->GetId()] < 0)
+        {
+            edgeIndex[sw->GetId()] = static_cast<int32_t>(edges.size());
+            edges.push_back(sw);
+        }
+    }
+    if (edges.size() < ranks)
+    {
+        *error = "key 'mpi_ranks': " + std::to_string(ranks) + " ranks for " + std::to_string(edges.size()) +
+                 " edge switches (the switches endpoints hang off): at most one rank per edge switch";
+        return false;
+    }
+    std::vector<Ptr<Node>> inner;
+    for (const auto& sw : switches)
+    {
+        if (edgeIndex[sw->GetId()] < 0)
+        {
+            inner.push_back(sw);
+        }
+    }
+    for (uint32_t e = 0; e < edges.size(); ++e)
+    {
+        Own(edges[e], Block(e, edges.size(), ranks));
+    }
+    for (const auto& dev : endpoints)
+    {
+        Ptr<Node> sw = PeerNode(dev);
+        Own(dev->GetNode(), edges[edgeIndex[sw->GetId()]]->GetSystemId());
+    }
+    for (uint32_t c = 0; c < inner.size(); ++c)
+    {
+        Own(inner[c], Block(c, inner.size(), ranks));
+    }
+    for (const auto& dev : followers)
+    {
+        Own(dev->GetNode(), PeerNode(dev)->GetSystemId());
+    }
+    return true;
+}
+
+bool
+NiccPartitionLinks(const NiccFabricHelper& fabric, uint32_t* crossing, std::string* error)
+{
+    *crossing = 0;
     Time shortest = Time::Max();
     for (const auto& ch : fabric.GetChannels())
     {
         ch->Partition(NiccMpi::Rank());
         if (ch->CrossesRanks())
         {
-            ++crossing;
+            ++*crossing;
             shortest = std::min(shortest, ch->GetDelay());
         }
+    }
+    if (*crossing > 0 && shortest < NanoSeconds(2))
+    {
+        *error = "key 'mpi_ranks': a link between two ranks has a delay of " +
+                 std::to_string(shortest.GetNanoSeconds()) +
+                 " ns: at least 2 ns (the ranks' time window is the shortest such delay less 1 ns)";
+        return false;
     }
     // ns-3 grants a window of the shortest delay between ranks and runs the
     // events at its end too; a frame with no serialization time (32 B at
     // 400 Gb/s rounds to 0 ns) can land exactly there. One nanosecond less
     // keeps every frame from another rank strictly after the window.
-    if (crossing > 0)
+    if (*crossing > 0)
     {
         NiccMpi::BoundLookAhead(shortest - NanoSeconds(1));
     }
-    return crossing;
+    return true;
 }
 
 void
@@ -253,19 +297,19 @@ NiccMergeFlows(std::vector<NiccFlowRecord>* flows)
     {
         if (f.nic)
         {
-            Append(&mine, f.id);
-            Append(&mine, f.fctNs);
-            Append(&mine, f.ackedBytes);
+            NiccMpiAppend(&mine, f.id);
+            NiccMpiAppend(&mine, f.fctNs);
+            NiccMpiAppend(&mine, f.ackedBytes);
         }
     }
     const std::vector<uint8_t> all = NiccMpi::GatherToRoot(mine);
     constexpr std::size_t kRecord = sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint64_t);
     for (std::size_t at = 0; at + kRecord <= all.size(); at += kRecord)
     {
-        const auto id = Take<uint32_t>(&all[at]);
+        const auto id = NiccMpiTake<uint32_t>(&all[at]);
         NiccFlowRecord& f = (*flows)[id];
-        f.fctNs = Take<int64_t>(&all[at + sizeof(uint32_t)]);
-        f.ackedBytes = Take<uint64_t>(&all[at + sizeof(uint32_t) + sizeof(int64_t)]);
+        f.fctNs = NiccMpiTake<int64_t>(&all[at + sizeof(uint32_t)]);
+        f.ackedBytes = NiccMpiTake<uint64_t>(&all[at + sizeof(uint32_t) + sizeof(int64_t)]);
     }
 }
 
@@ -308,13 +352,13 @@ NiccMergeCounters(NiccScenarioResult* r, std::vector<uint64_t>* reorder, uint32_
     std::vector<uint8_t> mine;
     for (const auto& e : r->pfcLog.kept)
     {
-        Append(&mine, e);
+        NiccMpiAppend(&mine, e);
     }
     const std::vector<uint8_t> all = NiccMpi::GatherToRoot(mine);
     r->pfcLog.kept.clear();
     for (std::size_t at = 0; at + sizeof(NiccPfcEvent) <= all.size(); at += sizeof(NiccPfcEvent))
     {
-        r->pfcLog.kept.push_back(Take<NiccPfcEvent>(&all[at]));
+        r->pfcLog.kept.push_back(NiccMpiTake<NiccPfcEvent>(&all[at]));
     }
     r->pfcLog.frames = r->pfcLog.kept.size();
     std::stable_sort(r->pfcLog.kept.begin(), r->pfcLog.kept.end(), [](const NiccPfcEvent& a, const NiccPfcEvent& b) {

@@ -16,20 +16,51 @@
 #include "nicc-scenario.h"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
 
+/// A fixed-size record as bytes, for NiccMpi::GatherToRoot.
+template <typename T>
+void
+NiccMpiAppend(std::vector<uint8_t>* out, const T& v)
+{
+    const auto* b = reinterpret_cast<const uint8_t*>(&v);
+    out->insert(out->end(), b, b + sizeof(T));
+}
+
+/// The record at p (NiccMpiAppend's bytes).
+template <typename T>
+T
+NiccMpiTake(const uint8_t* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+}
+
 /// SystemIds of a fat-tree: by pod (byPod) or by ToR, in contiguous blocks;
 /// hosts with their ToR, cores in blocks.
 void NiccPartitionFatTree(const NiccFatTreeTopology& ft, const NiccFatTreeParams& p, uint32_t ranks, bool byPod);
 /// SystemIds of a leaf-spine: leaves (with their hosts) and spines in blocks.
 void NiccPartitionLeafSpine(const NiccLeafSpineTopology& ls, uint32_t ranks);
-/// After the SystemIds: every link learns which of its ends are remote.
-/// Returns the number of links that cross ranks.
-uint32_t NiccPartitionLinks(const NiccFabricHelper& fabric);
+/// SystemIds of any other fabric (rail, file): the edge switches (those
+/// `endpoints`' links lead to, in that order) in contiguous blocks, each
+/// endpoint with its edge switch, every other switch in blocks, then each
+/// of `followers` (the rail fabric's GPUs) with the switch its link leads
+/// to (their NVSwitch). False when there are fewer edge switches than ranks.
+bool NiccPartitionByEdge(const std::vector<Ptr<NetDevice>>& endpoints,
+                         const std::vector<Ptr<NetDevice>>& followers,
+                         const std::vector<Ptr<NiccSwitchNode>>& switches,
+                         uint32_t ranks,
+                         std::string* error);
+/// After the SystemIds: every link learns which of its ends are remote;
+/// *crossing = the links that cross ranks. False when one of them is
+/// shorter than 2 ns (no time window).
+bool NiccPartitionLinks(const NiccFabricHelper& fabric, uint32_t* crossing, std::string* error);
 
 /// The switches' and NICs' counters (drops, pauses, ECN marks, packets,
 /// retransmissions, ...) of the nodes this process simulates, added to *r;

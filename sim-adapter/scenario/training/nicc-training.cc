@@ -357,11 +357,6 @@ NiccTrainingRun::SetUp(const NiccScenario& s,
     {
         return true;
     }
-    if (Num(s, "mpi_ranks") > 0)
-    {
-        *error = "key 'training': not with mpi_ranks (a rank sees only its own flows end)";
-        return false;
-    }
     m_work = work;
     const NiccTrainingPreset* preset = nullptr;
     for (const auto& p : NiccTrainingPresets())

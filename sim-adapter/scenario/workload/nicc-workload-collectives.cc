@@ -7,10 +7,13 @@
 #include "nicc-workload.h"
 
 #include "ns3/abort.h"
+#include "ns3/nicc-mpi.h"
+#include "ns3/nicc-ordered-scheduler.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace ns3
 {
@@ -199,13 +202,13 @@ NiccWorkload::StartJob(Job job, Time start)
         {
             NiccNicHelper::GetNic(h)->TraceConnectWithoutContext(
                 "FlowComplete",
-                MakeCallback(&NiccWorkload::FlowDone, this));
+                MakeCallback(&NiccWorkload::FlowComplete, this));
         }
         for (const auto& g : m_gpus)
         {
             NiccNicHelper::GetNic(g)->TraceConnectWithoutContext(
                 "FlowComplete",
-                MakeCallback(&NiccWorkload::FlowDone, this));
+                MakeCallback(&NiccWorkload::FlowComplete, this));
         }
         m_traced = true;
     }
@@ -240,8 +243,43 @@ NiccWorkload::JobStep(uint32_t j)
     }
 }
 
+bool
+NiccWorkload::SetNotices(Time delay, std::string* error)
+{
+    m_noticeDelay = delay;
+    return delay.IsZero() ||
+           NiccMpi::OpenMailboxes(m_hosts, MakeCallback(&NiccWorkload::NoticeArrived, this), error);
+}
+
 void
-NiccWorkload::FlowDone(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Time /*fct*/)
+NiccWorkload::FlowComplete(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/, Time /*fct*/)
+{
+    if (m_noticeDelay.IsZero())
+    {
+        FlowDone(flowId);
+        return;
+    }
+    if (m_flowJob.count(flowId) == 0 && m_relay.count(flowId) == 0)
+    {
+        return; // not a collective's: no rank needs to hear of it
+    }
+    Simulator::Schedule(m_noticeDelay, Ptr<EventImpl>(new NiccNoticeEvent(flowId, [this, flowId] { FlowDone(flowId); }), false));
+    uint8_t b[sizeof(uint32_t)];
+    std::memcpy(b, &flowId, sizeof b);
+    NiccMpi::Post(Create<Packet>(b, sizeof b), Simulator::Now() + m_noticeDelay);
+}
+
+void
+NiccWorkload::NoticeArrived(Ptr<Packet> p)
+{
+    uint32_t flowId = 0;
+    NS_ABORT_MSG_UNLESS(p->GetSize() == sizeof flowId, "a notice of " << p->GetSize() << " bytes");
+    p->CopyData(reinterpret_cast<uint8_t*>(&flowId), sizeof flowId);
+    Simulator::Schedule(Time(0), Ptr<EventImpl>(new NiccNoticeEvent(flowId, [this, flowId] { FlowDone(flowId); }), false));
+}
+
+void
+NiccWorkload::FlowDone(uint32_t flowId)
 {
     auto rel = m_relay.find(flowId);
     if (rel != m_relay.end())

@@ -229,6 +229,14 @@ class NiccWorkload
     /// collectives later (a training job between its all-reduces) keeps a
     /// finite run from stopping early.
     void HoldCollectives(bool hold) { m_held = hold; }
+    /// A collective flow's end moves the collective on `delay` later (0: at
+    /// once), on every MPI rank: the end is posted to the other ranks as a
+    /// notice (NiccMpi::Post, NiccNoticeEvent) and handled everywhere at the
+    /// same time, so that each rank runs every collective's steps and starts
+    /// the flows of its own hosts. Under MPI `delay` must be at least the
+    /// shortest link delay (the ranks' time window). Call before the
+    /// simulation runs; false with a message if a rank has no mailbox.
+    bool SetNotices(Time delay, std::string* error);
     /// All-to-all by pairwise exchange: each of the n ranks holds `bytes`,
     /// bytes / n for every rank; n - 1 steps, in step k (1..n-1) rank r sends
     /// ceil(bytes / n) to rank (r + k) mod n.
@@ -293,7 +301,11 @@ class NiccWorkload
     void CountHops(uint32_t j, Ptr<Node> a, Ptr<Node> b);
     void StartJob(Job job, Time start);
     void JobStep(uint32_t job);
-    void FlowDone(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
+    /// FlowComplete of a NIC: FlowDone now, or as a notice (SetNotices).
+    void FlowComplete(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
+    /// A notice from another rank (a flow id), at its time.
+    void NoticeArrived(Ptr<Packet> p);
+    void FlowDone(uint32_t flowId);
     /// An exponential gap of mean 1 / perSecond from `rv`, at least 1 ns.
     static Time Exponential(const Ptr<ExponentialRandomVariable>& rv, double perSecond);
     /// Fisher-Yates shuffle of v drawing from `rv`.
@@ -333,6 +345,7 @@ class NiccWorkload
     std::unordered_map<uint32_t, Relay> m_relay; ///< NVLink leg's flow id -> fabric leg
     std::function<uint32_t(Ptr<Node>, Ptr<Node>)> m_hops;
     bool m_held{false};
+    Time m_noticeDelay; ///< SetNotices
     // Flow lists: per flow id (sized only when a list is started).
     std::vector<uint16_t> m_dport;
     std::vector<uint8_t> m_pg;
