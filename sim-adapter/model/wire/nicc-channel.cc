@@ -42,7 +42,7 @@ NiccChannel::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("LossRate",
                           "Probability that a frame is lost on the link (corruption), "
-                          "drawn per frame from the channel's stream (AssignStreams).",
+                          "drawn per frame from the stream of its direction (AssignStreams).",
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&NiccChannel::m_lossRate),
                           MakeDoubleChecker<double>(0.0, 1.0))
@@ -60,12 +60,15 @@ int64_t
 NiccChannel::AssignStreams(int64_t stream)
 {
     // Made on first use: a channel without losses takes no stream number.
-    if (!m_rng)
+    for (int64_t k = 0; k < 2; ++k)
     {
-        m_rng = CreateObject<UniformRandomVariable>();
+        if (!m_rng[k])
+        {
+            m_rng[k] = CreateObject<UniformRandomVariable>();
+        }
+        m_rng[k]->SetStream(stream + k);
     }
-    m_rng->SetStream(stream);
-    return 1;
+    return 2;
 }
 
 bool
@@ -89,11 +92,11 @@ NiccChannel::Transmit(const Ptr<Packet>& p, const NiccNetDevice* src, Time txTim
         return; // dangling link: the frame is lost
     }
     // No draw while the loss rate is 0: fault-free runs use no random numbers.
-    if (m_up && m_lossRate > 0 && !m_rng)
+    if (m_up && m_lossRate > 0 && !m_rng[dst])
     {
-        m_rng = CreateObject<UniformRandomVariable>();
+        m_rng[dst] = CreateObject<UniformRandomVariable>();
     }
-    if (!m_up || (m_lossRate > 0 && m_rng->GetValue() < m_lossRate))
+    if (!m_up || (m_lossRate > 0 && m_rng[dst]->GetValue() < m_lossRate))
     {
         Lose(p, src->GetNode()->GetId(), m_up ? LOST_CORRUPTION : LOST_LINK_DOWN);
         return;
@@ -271,7 +274,8 @@ NiccChannel::DoDispose()
         }
         fifo.Clear();
     }
-    m_rng = nullptr;
+    m_rng[0] = nullptr;
+    m_rng[1] = nullptr;
     Channel::DoDispose();
 }
 

@@ -71,7 +71,10 @@ class NiccChannel : public Channel
     bool IsUp() const { return m_up; }
     void SetLossRate(double rate) { m_lossRate = rate; }
     double GetLossRate() const { return m_lossRate; }
-    /// Fix the loss-rate stream. Returns streams used (1).
+    /// Fix the loss-rate streams: `stream` for frames towards end 0,
+    /// stream + 1 towards end 1 (each direction draws on its own, so that a
+    /// link whose ends are on two MPI ranks draws as in one process).
+    /// Returns streams used (2).
     int64_t AssignStreams(int64_t stream);
     uint64_t GetLostPackets(LossCause c) const { return m_lostPackets[c]; }
     uint64_t GetLostBytes(LossCause c) const { return m_lostBytes[c]; }
@@ -125,7 +128,7 @@ class NiccChannel : public Channel
     bool m_up{true};
     uint64_t m_downs{0}; ///< times the link went down (frames sent before are lost)
     double m_lossRate{0};
-    Ptr<UniformRandomVariable> m_rng;
+    Ptr<UniformRandomVariable> m_rng[2]; ///< loss draws of frames towards end k
     uint64_t m_lostPackets[2]{};
     uint64_t m_lostBytes[2]{};
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;

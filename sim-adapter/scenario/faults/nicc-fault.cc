@@ -268,8 +268,9 @@ NiccFaultInjector::Install(const std::vector<NiccFaultSpec>& faults,
         }
         return true;
     };
-    // Loss rates: fabric-wide first, then per link; one stream per channel,
-    // assigned whether or not the channel loses anything (stable numbering).
+    // Loss rates: fabric-wide first, then per link; two streams per channel
+    // (one per direction), assigned whether or not the channel loses
+    // anything (stable numbering).
     m_all = m_fabric->GetChannels();
     *streamsUsed = 0;
     // A topology file's error_rate column has set some rates already.
@@ -283,9 +284,8 @@ NiccFaultInjector::Install(const std::vector<NiccFaultSpec>& faults,
             {
                 m_all[i]->SetLossRate(lossRate);
             }
-            m_all[i]->AssignStreams(stream + static_cast<int64_t>(i));
+            *streamsUsed += m_all[i]->AssignStreams(stream + *streamsUsed);
         }
-        *streamsUsed = static_cast<int64_t>(m_all.size());
     }
     for (const auto& l : losses)
     {
