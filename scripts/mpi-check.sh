@@ -24,11 +24,12 @@
 #      a rail fabric (8 servers x 4 NICs, NVLink, PXN relays: partitioned by
 #        rail switch, each server's GPUs and NVSwitch together) and a topology
 #        file (small-clos.topo, 2 leaves: -np 1 and 2), with an all-reduce;
+#      link faults (down/up, a flap train) and link losses on the fat-tree;
 #    and one process with notice_ns = the link delay and scheduler=ordered
 #    gives the -np 1 files of the training job.
 # 3. Refusals, exit 2 with the key named: mpi_ranks larger than the MPI job,
-#    a key that does not run across ranks (fault), more ranks than a topology
-#    file has edge switches.
+#    links too short for a time window (delay_ns=1), more ranks than a
+#    topology file has edge switches.
 # Prints one line per check and "mpi-check: N passed, M failed".
 set -uo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -83,7 +84,10 @@ cases[pfc-storm-deadlock]="$ftw,cc=dcqcn,poisson_load=0.5,incast_load=0.1,buffer
 cases[rail-pxn]="--scenario leaf-spine --set topology=rail,servers=8,rails=4,spines=2,nvlink_gbps=900,allreduce_relay=pxn,allreduce_bytes=1000000,poisson_load=0,stop_ms=10"
 cases[topology-file]="--scenario sim-adapter/scenarios/small-clos.toml --set stop_ms=0.5,allreduce_bytes=400000"
 names="fat-tree-pod fat-tree-leaf fat-tree-pfc leaf-spine training tree-alltoall permutation-monitor pfc-storm-deadlock"
-names="$names rail-pxn topology-file"
+# Link faults (down/up and a flap train, on links that cross ranks) and losses (every link, and one link more).
+cases[faults]="$ft,cc=dcqcn,poisson_load=0.5,stop_ms=0.6,recovery=sr,fault=link:agg0-core0@100,300;link:tor0-agg0@150,400,flap=link:agg4-core1@50,40,3"
+cases[losses]="$ft,cc=hpcc,poisson_load=0.5,stop_ms=0.5,recovery=sr,loss_rate=0.001,link_loss=agg0-core0:0.01"
+names="$names rail-pxn topology-file faults losses"
 declare -A nps=([topology-file]="1 2")  # at most one rank per edge switch; the others: 1 2 4
 
 same() {  # same A B: every output file identical; summary.json but for sim/mpi_ranks
@@ -151,7 +155,7 @@ refuse() {  # refuse NAME NP WANT ARGS...: exit 2 and WANT in the message
   fi
 }
 refuse ranks 1 "key 'mpi_ranks'" ${cases[leaf-spine]},mpi_ranks=2
-refuse fault 2 "key 'fault'" ${cases[leaf-spine]},mpi_ranks=2,fault=link:leaf0-spine0@100
+refuse delay 2 "key 'delay_ns'" ${cases[leaf-spine]},mpi_ranks=2,delay_ns=1
 refuse edges 4 "key 'mpi_ranks'" ${cases[topology-file]},mpi_ranks=4
 
 [ "$keep" = 1 ] || rm -rf "$out"/*-np*/ "$out/training-alone"

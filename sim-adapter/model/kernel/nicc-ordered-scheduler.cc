@@ -95,25 +95,27 @@ NiccSeqTag::GetInstanceTypeId() const
 uint32_t
 NiccSeqTag::GetSerializedSize() const
 {
-    return 8;
+    return 16;
 }
 
 void
 NiccSeqTag::Serialize(TagBuffer i) const
 {
     i.WriteU64(seq);
+    i.WriteU64(downs);
 }
 
 void
 NiccSeqTag::Deserialize(TagBuffer i)
 {
     seq = i.ReadU64();
+    downs = i.ReadU64();
 }
 
 void
 NiccSeqTag::Print(std::ostream& os) const
 {
-    os << "seq=" << seq;
+    os << "seq=" << seq << " downs=" << downs;
 }
 
 TypeId

@@ -146,8 +146,9 @@ class NiccNoticeEvent : public EventImpl
     std::function<void()> m_fn;
 };
 
-/// A frame's send number on its link direction, carried to another MPI
-/// rank with the frame (a packet tag: no wire bytes).
+/// A frame's send number on its link direction and the link's down count
+/// when it was sent, carried to another MPI rank with the frame (a packet
+/// tag: no wire bytes).
 class NiccSeqTag : public Tag
 {
   public:
@@ -159,6 +160,7 @@ class NiccSeqTag : public Tag
     void Print(std::ostream& os) const override;
 
     uint64_t seq{0};
+    uint64_t downs{0};
 };
 
 /**

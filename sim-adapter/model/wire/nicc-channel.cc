@@ -108,6 +108,7 @@ NiccChannel::Transmit(const Ptr<Packet>& p, const NiccNetDevice* src, Time txTim
         // same time through Deliver() there, with its send number.
         NiccSeqTag tag;
         tag.seq = seq;
+        tag.downs = m_downs; // lost at its arrival if the link goes down meanwhile
         p->AddPacketTag(tag);
         NiccMpi::Send(p, NiccNow() + txTime + m_delay, m_dev[dst]->GetNode()->GetId(),
                       m_dev[dst]->GetIfIndex());
@@ -205,7 +206,7 @@ NiccChannel::Deliver(Ptr<Packet> p)
     p->RemovePacketTag(tag);
     Simulator::ScheduleWithContext(m_dev[dst]->GetNode()->GetId(),
                                    Time(0),
-                                   new NiccArrivalEvent(this, p, dst, m_downs,
+                                   new NiccArrivalEvent(this, p, dst, tag.downs,
                                                         NiccOrderedScheduler::ArrivalKey(GetId(), dst), tag.seq));
 }
 

@@ -353,6 +353,7 @@ NiccFaultInjector::Install(const std::vector<NiccFaultSpec>& faults,
         m_probes.push_back(std::make_unique<Probe>(Probe{this, PeekPointer(ch)}));
         ch->TraceConnectWithoutContext("Drop", MakeCallback(&Probe::OnDrop, m_probes.back().get()));
     }
+    m_hosts = hosts;
     for (const auto& h : hosts)
     {
         NiccNicHelper::GetNic(h)->TraceConnectWithoutContext(
@@ -463,18 +464,13 @@ NiccFaultInjector::Finish(Time end,
                           NiccLinkLossTotals* totals,
                           NiccFaultThroughput* throughput) const
 {
-    for (const auto& ch : m_all)
-    {
-        totals->downPackets += ch->GetLostPackets(NiccChannel::LOST_LINK_DOWN);
-        totals->downBytes += ch->GetLostBytes(NiccChannel::LOST_LINK_DOWN);
-        totals->corruptionPackets += ch->GetLostPackets(NiccChannel::LOST_CORRUPTION);
-        totals->corruptionBytes += ch->GetLostBytes(NiccChannel::LOST_CORRUPTION);
-    }
+    // Every rank's losses, flows and series (MPI: on rank 0, which writes them).
+    const Ranks all = Gather(totals);
     const int64_t bin = m_bin.GetTimeStep();
     const size_t w = static_cast<size_t>(m_window.GetTimeStep() / bin);
     const size_t nBins = static_cast<size_t>(end.GetTimeStep() / bin);
     std::map<uint64_t, bool> anyAffected;
-    for (const Fault& f : m_faults)
+    for (const Fault& f : all.faults)
     {
         NiccFaultResult r = f.result;
         r.affectedFlows = static_cast<uint32_t>(f.affected.size());
@@ -485,8 +481,8 @@ NiccFaultInjector::Finish(Time end,
         for (const auto& [key, unused] : f.affected)
         {
             anyAffected[key] = true;
-            auto it = m_series.find(key);
-            if (it == m_series.end() || kf < w)
+            auto it = all.series.find(key);
+            if (it == all.series.end() || kf < w)
             {
                 continue;
             }
@@ -504,9 +500,8 @@ NiccFaultInjector::Finish(Time end,
             ++r.measuredFlows;
             // The flow's sender: its finish time ends the search (a flow that
             // finishes has recovered everything).
-            Ptr<NiccNic> nic = NiccNicHelper::GetNic(NodeList::GetNode(static_cast<uint32_t>(key >> 32)));
-            const uint32_t qpn = static_cast<uint32_t>(key & 0xFFFFFFFFu);
-            const int64_t finish = qpn < nic->GetNQps() ? nic->GetQpFinishTime(qpn).GetTimeStep() : 0;
+            const auto fin = all.finish.find(key);
+            const int64_t finish = fin == all.finish.end() ? 0 : fin->second;
             // First window [k, k + w) starting after the failure's bin with
             // at least 90% of the bytes of the window before it.
             uint64_t sum = 0;
@@ -549,24 +544,24 @@ NiccFaultInjector::Finish(Time end,
         results->push_back(r);
     }
     throughput->binUs = static_cast<double>(m_bin.GetNanoSeconds()) / 1e3;
-    if (m_faults.empty() || m_total.bins.empty())
+    if (all.faults.empty() || all.total.bins.empty())
     {
         return;
     }
     const double toGbps = 8.0 / static_cast<double>(m_bin.GetNanoSeconds());
-    const size_t first = m_total.first;
+    const size_t first = all.total.first;
     const size_t n = nBins > first ? nBins - first : 0;
     throughput->startUs = static_cast<double>(first) * throughput->binUs;
     throughput->totalGbps.assign(n, 0.0);
     throughput->affectedGbps.assign(n, 0.0);
     for (size_t k = 0; k < n; ++k)
     {
-        throughput->totalGbps[k] = static_cast<double>(m_total.At(first + k)) * toGbps;
+        throughput->totalGbps[k] = static_cast<double>(all.total.At(first + k)) * toGbps;
     }
     for (const auto& [key, unused] : anyAffected)
     {
-        auto it = m_series.find(key);
-        if (it == m_series.end())
+        auto it = all.series.find(key);
+        if (it == all.series.end())
         {
             continue;
         }

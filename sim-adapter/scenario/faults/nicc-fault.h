@@ -174,6 +174,19 @@ class NiccFaultInjector
         }
     };
 
+    /// What Finish reads, of every MPI rank (nicc-fault-mpi.cc): on rank 0
+    /// the faults' losses and affected flows, the delivery series and the
+    /// senders' finish times summed or joined over the ranks; *totals the
+    /// links' losses. One process: its own.
+    struct Ranks
+    {
+        std::vector<Fault> faults;
+        std::map<uint64_t, Series> series;
+        Series total;
+        std::map<uint64_t, int64_t> finish; ///< flow key -> sender's finish time step (0: not finished)
+    };
+    Ranks Gather(NiccLinkLossTotals* totals) const;
+
     void Change(uint32_t fault, bool up);
     void Reroute(uint32_t fault, bool up);
     /// A channel's Drop trace, bound to the channel.
@@ -197,6 +210,7 @@ class NiccFaultInjector
     std::vector<Ptr<NiccChannel>> m_all;
     std::map<uint64_t, Series> m_series;
     Series m_total;
+    std::vector<Ptr<Node>> m_hosts; ///< whose NICs are metered (Install)
 };
 
 } // namespace ns3

@@ -10,7 +10,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <tuple>
 
@@ -71,37 +70,11 @@ NiccScenario::CheckMpiKeys(std::string* error) const
     {
         return true;
     }
+    // Every workload, fault, sampler and topology runs across ranks: what a
+    // rank cannot see alone reaches the others as a notice (collectives,
+    // training: key notice_ns) or is summed or gathered at sample times
+    // (NiccMpi::SumAll) and after the run.
     const std::string topo = Get("topology");
-    // What a rank cannot see alone: link faults and losses (the loss draws
-    // and the fault bookkeeping are per link, not per end). Collectives and
-    // training hear of other ranks' flow ends as notices (key notice_ns);
-    // samplers and checks that see the whole fabric sum or gather every
-    // rank's part at their sample times (NiccMpi::SumAll).
-    static const struct
-    {
-        const char* key;
-        const char* what;
-    } kNotDistributed[] = {
-        {"fault", "link faults"},
-        {"flap", "link faults"},
-        {"link_loss", "link losses"},
-        {"loss_rate", "link losses"},
-    };
-    for (const auto& k : kNotDistributed)
-    {
-        // Off: an empty spec, or a number equal to 0 ("0", "0.0", "0e0").
-        const std::string v = Get(k.key);
-        char* end = nullptr;
-        const double x = std::strtod(v.c_str(), &end);
-        const bool zero = !v.empty() && end && *end == '\0' && x == 0.0;
-        if (!v.empty() && !zero)
-        {
-            *error = std::string("key '") + k.key + "': " + k.what +
-                     " do not run across MPI ranks yet (key 'mpi_ranks' = " + std::to_string(ranks) +
-                     "); run without mpi_ranks";
-            return false;
-        }
-    }
     if (U("delay_ns") < 2)
     {
         *error = "key 'delay_ns': at least 2 with mpi_ranks (the ranks' time window is the link "
