@@ -30,6 +30,11 @@
 # 3. Refusals, exit 2 with the key named: mpi_ranks larger than the MPI job,
 #    links too short for a time window (delay_ns=1), more ranks than a
 #    topology file has edge switches.
+# 4. nicc-campaign's MPI points on a one-node Slurm cluster started for the
+#    check (scripts/slurm-test.sh --ntasks 2 with this nicc-sim): 3 points,
+#    each one 2-task job of the array running mpirun -np 2 ... mpi_ranks=2,
+#    with the fct.csv of -np 1; the local runner's --ntasks 2 too. Needs
+#    root (the Slurm daemons run as root); skipped, not counted, otherwise.
 # Prints one line per check and "mpi-check: N passed, M failed".
 set -uo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
@@ -157,6 +162,18 @@ refuse() {  # refuse NAME NP WANT ARGS...: exit 2 and WANT in the message
 refuse ranks 1 "key 'mpi_ranks'" ${cases[leaf-spine]},mpi_ranks=2
 refuse delay 2 "key 'delay_ns'" ${cases[leaf-spine]},mpi_ranks=2,delay_ns=1
 refuse edges 4 "key 'mpi_ranks'" ${cases[topology-file]},mpi_ranks=4
+
+# nicc-campaign --ntasks 2: every point one 2-rank job on a one-node Slurm cluster.
+if [ "$(id -u)" -ne 0 ]; then
+  echo "mpi-check: skipped nicc-campaign --ntasks 2 on Slurm: scripts/slurm-test.sh needs root (not counted)"
+else
+  t=$(date +%s)
+  if NICC_SIM="$sim" bash scripts/slurm-test.sh --ntasks 2 >"$out/slurm-ntasks.log" 2>&1; then
+    ok "nicc-campaign --ntasks 2 on Slurm: 3 points, each a 2-task job, fct.csv of -np 1; local runner too ($(( $(date +%s) - t )) s)"
+  else
+    bad "nicc-campaign --ntasks 2 on Slurm: $(grep -m1 'FAIL' "$out/slurm-ntasks.log" || tail -1 "$out/slurm-ntasks.log") (log $out/slurm-ntasks.log)"
+  fi
+fi
 
 [ "$keep" = 1 ] || rm -rf "$out"/*-np*/ "$out/training-alone"
 echo "mpi-check: $passed passed, $failed failed ($(( $(date +%s) - t0 )) s)"

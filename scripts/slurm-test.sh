@@ -8,6 +8,15 @@
 # on failure. Needs root (the daemons run as root: SlurmUser=root).
 #
 #   scripts/slurm-test.sh [WORKDIR]     # ctest: nicc-campaign-slurm (label campaign)
+#   NICC_SIM=build/mpi/sim-adapter/nicc-sim scripts/slurm-test.sh --ntasks N [WORKDIR]
+#
+# --ntasks N (2 <= N <= the CPUs; scripts/mpi-check.sh runs it with N = 2):
+# MPI points instead of the above: a 3-point campaign (8 x 4 x 8 leaf-spine,
+# DCQCN, 0.2 ms) submitted with --ntasks N must run each point as one N-task
+# job of the array (#SBATCH --ntasks=N; SLURM_NTASKS and mpi_ranks = N in its
+# files) whose fct.csv, and figures in results.csv, equal the same point run
+# here with `mpirun -np 1 ... mpi_ranks=1`. NICC_SIM must be a nicc-sim built
+# against ns-3 with MPI.
 #
 # Environment: NICC_SIM (default build/release/sim-adapter/nicc-sim); KEEP=1
 # keeps the temporary directory (config, logs, campaign output) after a pass.
@@ -15,6 +24,12 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sim="${NICC_SIM:-$root/build/release/sim-adapter/nicc-sim}"
+ntasks=""
+if [[ "${1:-}" == "--ntasks" ]]; then
+  ntasks="${2:-}"
+  shift $(( $# >= 2 ? 2 : 1 ))
+  [[ "$ntasks" =~ ^[0-9]+$ ]] && [[ "$ntasks" -ge 2 ]] || { echo "slurm-test: --ntasks wants an integer >= 2" >&2; exit 2; }
+fi
 campaign="$root/scripts/nicc-campaign"
 t_start=$(date +%s)
 
@@ -23,6 +38,7 @@ for b in munged mungekey slurmctld slurmd sbatch squeue sinfo scancel; do
   command -v "$b" >/dev/null || fail "$b not found: install Debian's munge and slurm-wlm (bash scripts/setup.sh)"
 done
 [[ -x "$sim" ]] || fail "nicc-sim not found at $sim (build it, or set NICC_SIM=path)"
+sim="$(cd "$(dirname "$sim")" && pwd)/$(basename "$sim")"   # absolute: also run from other directories
 [[ "$(id -u)" -eq 0 ]] || fail "needs root: slurmd runs jobs as root here (SlurmUser=root)"
 
 base="${1:-${TMPDIR:-/tmp}}"
@@ -57,6 +73,116 @@ stop_all() {
   fi
 }
 trap stop_all EXIT
+
+# --ntasks N: 3 MPI points, each one N-task job of the array, against -np 1 run here.
+mpi_points() {
+  # Open MPI as root, and -np N on fewer cores outside Slurm.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  command -v mpirun >/dev/null || fail "mpirun not found (Debian: openmpi-bin)"
+  [[ "$ntasks" -le "$cpus" ]] || fail "--ntasks $ntasks: the node has $cpus CPUs"
+  cat > "$tmp/mpi.toml" <<EOF
+name = "slurm-mpi-test"
+scenario = "leaf-spine"
+out = "$tmp/mpi-out"
+[set]
+leaves = 8
+spines = 4
+hosts_per_leaf = 8
+cc = "dcqcn"
+stop_ms = 0.2
+[axes]
+poisson_load = [0.3, 0.5, 0.7]
+[slurm]
+mem = "300M"
+time = "00:05:00"
+partition = "campaign"
+poll_s = 1
+EOF
+  local script t0 rc job
+  script=$("$campaign" run "$tmp/mpi.toml" --runner slurm --ntasks "$ntasks" --dry-run 2>&1) || fail "MPI dry run: $script"
+  for want in "#SBATCH --array=0-2" "#SBATCH --ntasks=$ntasks" "run-point $tmp/mpi-out"; do
+    grep -qF -- "$want" <<<"$script" || fail "MPI dry-run script lacks '$want'"
+  done
+  t0=$(date +%s)
+  "$campaign" run "$tmp/mpi.toml" --runner slurm --ntasks "$ntasks" > "$tmp/mpi-run.txt" 2>&1; rc=$?
+  cat "$tmp/mpi-run.txt" >&2
+  [[ $rc -eq 0 ]] || fail "MPI slurm run exit $rc (want 0)"
+  grep -q "3/3 done, 0 failed" "$tmp/mpi-run.txt" || fail "MPI progress: $(tail -3 "$tmp/mpi-run.txt")"
+  echo "slurm-test: 3-task job array of $ntasks-rank points done in $(( $(date +%s) - t0 )) s" >&2
+  job=$(awk '{print $1}' "$tmp/mpi-out/slurm/jobs.txt" | tail -1)
+  [[ -n "$job" ]] || fail "no job id recorded"
+  # Each point: a task of the job with N Slurm tasks, nicc-sim across N ranks,
+  # and the fct.csv of one rank (mpirun -np 1 ... mpi_ranks=1) run here.
+  python3 - "$tmp/mpi-out" "$job" "$ntasks" "$sim" <<'PYEOF' || fail "MPI points"
+import json, os, subprocess, sys
+out, job, n, sim = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+plan = json.load(open(out + "/plan.json"))
+assert len(plan["points"]) == 3, "plan: %d points" % len(plan["points"])
+for pt in plan["points"]:
+    i, d = pt["index"], os.path.join(out, "points", pt["id"])
+    st = json.load(open(d + "/started.json"))
+    assert st["slurm_job"] == job, "point %d: job %s, want %s" % (i, st["slurm_job"], job)
+    assert st["slurm_ntasks"] == str(n), "point %d: SLURM_NTASKS %r, want %d" % (i, st["slurm_ntasks"], n)
+    ranks = json.load(open(d + "/summary.json"))["config"].get("mpi_ranks")
+    assert str(ranks) == str(n), "point %d: summary.json mpi_ranks %r, want %d" % (i, ranks, n)
+    err = open(d + "/stderr.txt").read()
+    assert "nicc-sim: %d MPI ranks" % n in err, "point %d: stderr lacks '%d MPI ranks': %s" % (i, n, err)
+    ref = os.path.join(out, "ref-np1", pt["id"])
+    argv = ["mpirun", "-np", "1", sim, "--scenario", plan["scenario"], "--out", ref, "--plots=false",
+            "--progress=false"] + ["--set=%s=%s" % kv for kv in pt["set"].items()] + ["--set=mpi_ranks=1"]
+    r = subprocess.run(argv, capture_output=True, text=True, cwd=plan["cwd"])
+    assert r.returncode == 0, "point %d: the -np 1 run failed: %s" % (i, r.stderr[-300:])
+    a, b = open(d + "/fct.csv", "rb").read(), open(ref + "/fct.csv", "rb").read()
+    assert a == b and len(a.splitlines()) > 1, "point %d: fct.csv differs from -np 1's (%d / %d lines)" % (
+        i, len(a.splitlines()), len(b.splitlines()))
+    print("slurm-test: point %d (%s): %d ranks, task of job %s; fct.csv = -np 1's (%d lines)"
+          % (i, pt["id"], n, job, len(a.splitlines())))
+PYEOF
+  "$campaign" collect "$tmp/mpi.toml" --no-plots >/dev/null || fail "MPI collect"
+  python3 - "$tmp/mpi-out" <<'PYEOF' || fail "MPI merged table"
+import csv, json, os, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(out + "/results.csv")))
+assert len(rows) == 3, "results.csv: %d rows, want 3" % len(rows)
+for r in rows:
+    ref = json.load(open(os.path.join(out, "ref-np1", r["id"], "summary.json")))
+    for k, want in (("flows.completed", ref["flows"]["completed"]), ("fct_slowdown.p99", ref["fct_slowdown"]["p99"]),
+                    ("queue_bytes.p99", ref["queue_bytes"]["p99"])):
+        assert float(r[k]) == float(want), "point %s: %s %s, -np 1 gives %s" % (r["point"], k, r[k], want)
+print("slurm-test: results.csv: 3 rows; flows.completed, fct_slowdown.p99, queue_bytes.p99 those of -np 1")
+PYEOF
+  # The local runner: the same points as mpirun -np N here, the same files.
+  "$campaign" run "$tmp/mpi.toml" --ntasks "$ntasks" --out "$tmp/mpi-local" > "$tmp/mpi-local.txt" 2>&1 \
+    || fail "local --ntasks $ntasks: $(tail -3 "$tmp/mpi-local.txt")"
+  grep -q "(each mpirun -np $ntasks)" "$tmp/mpi-local.txt" || fail "local --ntasks: $(head -1 "$tmp/mpi-local.txt")"
+  for d in "$tmp"/mpi-out/points/*/; do
+    id=$(basename "$d")
+    cmp -s "$d/fct.csv" "$tmp/mpi-local/points/$id/fct.csv" || fail "local --ntasks $ntasks: point $id's fct.csv differs"
+    grep -q "^cd .* && mpirun .* -np $ntasks .*--set=mpi_ranks=$ntasks\$" "$tmp/mpi-local/points/$id/cmd.txt" \
+      || fail "local --ntasks: cmd.txt $(cat "$tmp/mpi-local/points/$id/cmd.txt")"
+  done
+  echo "slurm-test: local runner --ntasks $ntasks: the same 3 fct.csv" >&2
+  # Refusals, exit 2: --ntasks 0, [run] ntasks = 0, mpi_ranks by hand, a nicc-sim without MPI.
+  local msg
+  msg=$("$campaign" run "$tmp/mpi.toml" --ntasks 0 --dry-run 2>&1); rc=$?
+  [[ $rc -eq 2 ]] && grep -q "want an integer >= 1" <<<"$msg" || fail "--ntasks 0: rc $rc: $msg"
+  sed 's/^\[slurm\]/[run]\nntasks = 0\n&/' "$tmp/mpi.toml" > "$tmp/mpi-bad.toml"
+  msg=$("$campaign" run "$tmp/mpi-bad.toml" --dry-run 2>&1); rc=$?
+  [[ $rc -eq 2 ]] && grep -q "mpi-bad.toml:[0-9]*: \[run\] ntasks = 0" <<<"$msg" || fail "[run] ntasks = 0: rc $rc: $msg"
+  sed 's/^\[axes\]/mpi_ranks = 2\n&/' "$tmp/mpi.toml" > "$tmp/mpi-bad.toml"
+  msg=$("$campaign" run "$tmp/mpi-bad.toml" --ntasks "$ntasks" --dry-run 2>&1); rc=$?
+  [[ $rc -eq 2 ]] && grep -q "\[set\] mpi_ranks: set by ntasks" <<<"$msg" || fail "mpi_ranks in [set]: rc $rc: $msg"
+  local plain="$root/build/release/sim-adapter/nicc-sim"
+  if [[ -x "$plain" ]]; then
+    msg=$("$campaign" run "$tmp/mpi.toml" --ntasks "$ntasks" --nicc-sim "$plain" --dry-run 2>&1); rc=$?
+    [[ $rc -eq 2 ]] && grep -q "cannot run across MPI ranks (nicc-sim: key 'mpi_ranks'" <<<"$msg" \
+      || fail "--ntasks with a nicc-sim without MPI: rc $rc: $msg"
+    echo "slurm-test: refused: --ntasks 0, [run] ntasks = 0, mpi_ranks in [set], --ntasks $ntasks with $plain" >&2
+  else
+    echo "slurm-test: refused: --ntasks 0, [run] ntasks = 0, mpi_ranks in [set] ($plain not built: its refusal not checked)" >&2
+  fi
+  echo "slurm-test: passed (--ntasks $ntasks)" >&2
+}
 
 # munge: a fresh key and a socket of its own, so a system munged (if any) is untouched.
 mungekey --create --keyfile="$tmp/munge/munge.key" || fail "mungekey"
@@ -113,6 +239,11 @@ for _ in $(seq 60); do
 done
 [[ -n "$idle" ]] || fail "node not idle after 30 s (sinfo: ${st:-nothing})"
 echo "slurm-test: one-node cluster up ($host, $cpus CPUs, ports $p1/$p2) in $(( $(date +%s) - t_start )) s" >&2
+export NICC_SIM="$sim"
+if [[ -n "$ntasks" ]]; then
+  mpi_points
+  exit 0
+fi
 
 # 12 points: 2 CCs x 3 Poisson loads x 2 seeds on a small leaf-spine, 1 ms
 # each, and a 13th with a bad value that must fail alone.
@@ -142,7 +273,6 @@ partition = "campaign"
 throttle = 4
 poll_s = 1
 EOF
-export NICC_SIM="$sim"
 script=$("$campaign" run "$tmp/campaign.toml" --runner slurm --dry-run 2>/dev/null) || fail "dry run"
 for want in "#SBATCH --array=0-12%4" "#SBATCH --cpus-per-task=1" "#SBATCH --mem=200M" \
             "#SBATCH --time=00:05:00" "#SBATCH --partition=campaign" "run-point $tmp/out"; do

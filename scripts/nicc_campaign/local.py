@@ -5,13 +5,17 @@
 Finished points are skipped; failed ones are run again. Progress: one line
 rewritten in place on a terminal, a line every `every_s` seconds otherwise;
 a failed point is reported with its error as it ends and does not stop the
-others. Returns 0 when every point is done, 1 when some failed.
+others. Returns 0 when every point is done, 1 when some failed. With
+plan["ntasks"] = N > 1 each point is `mpirun -np N nicc-sim ...` and jobs
+defaults to the number of cores / N.
 """
 import os
+import shutil
 import sys
 import time
 
-from . import points
+from . import CampaignError, points
+from .plan import MPIRUN
 
 
 def fmt_s(s):
@@ -65,12 +69,17 @@ class Progress:
 
 
 def run_local(plan, out, jobs=0, timeout_s=0, stream=sys.stderr, every_s=10.0):
-    jobs = jobs or os.cpu_count() or 1
+    ntasks = plan.get("ntasks", 1)
+    if ntasks > 1 and not shutil.which(MPIRUN[0]):
+        raise CampaignError("ntasks = %d: %s not found on PATH (Debian: apt-get install openmpi-bin)"
+                            % (ntasks, MPIRUN[0]))
+    jobs = jobs or max(1, (os.cpu_count() or 1) // ntasks)     # default: one rank per core
     cwd = plan["cwd"]
     todo = [pt for pt in plan["points"] if points.state(out, pt) != "done"]
     prog = Progress(len(plan["points"]), len(plan["points"]) - len(todo), stream, every_s)
-    stream.write("nicc-campaign: %s: %d points, %d finished before, %d to run, %d at once -> %s\n"
-                 % (plan["name"], prog.total, prog.skipped, len(todo), jobs, out))
+    stream.write("nicc-campaign: %s: %d points, %d finished before, %d to run, %d at once%s -> %s\n"
+                 % (plan["name"], prog.total, prog.skipped, len(todo), jobs,
+                    " (each mpirun -np %d)" % ntasks if ntasks > 1 else "", out))
     running = {}       # pid -> (point, proc, start time)
     failed = []
     queue = list(todo)
@@ -98,8 +107,7 @@ def run_local(plan, out, jobs=0, timeout_s=0, stream=sys.stderr, every_s=10.0):
                 if rc is None:
                     if not timeout_s or time.time() - t0 < timeout_s:
                         continue
-                    proc.kill()
-                    proc.wait()
+                    points.stop(proc)
                     rc, note = 124, "timed out after %g s ([run] timeout_s)" % timeout_s
                 elif rc < 0:
                     note = "killed by signal %d" % -rc
@@ -115,8 +123,7 @@ def run_local(plan, out, jobs=0, timeout_s=0, stream=sys.stderr, every_s=10.0):
             prog.running = len(running)
     except KeyboardInterrupt:
         for pt, proc, t0 in running.values():
-            proc.kill()
-            proc.wait()
+            points.stop(proc)
             points.finish(out, pt, 130, t0, "interrupted (Ctrl-C); run again to retry")
         prog.end()
         stream.write("nicc-campaign: interrupted; %d running points stopped (run again to resume)\n" % len(running))

@@ -8,12 +8,14 @@ axis (the product of [axes], last axis fastest), then the extra [[point]]
 tables. Its id is a hash of the scenario, its keys and values, so it names
 the same run whatever order or axes the file has later.
 """
+import argparse
 import difflib
 import hashlib
 import json
 import os
 import re
 import subprocess
+import tempfile
 import tomllib
 from itertools import product
 
@@ -22,11 +24,18 @@ from . import CampaignError
 # Top-level fields and tables of a campaign file, and the fields of each table.
 TOP_FIELDS = {"name", "scenario", "out", "set", "axes", "point", "run", "slurm", "collect"}
 TABLE_FIELDS = {
-    "run": {"jobs", "timeout_s", "nicc_sim"},
+    "run": {"jobs", "timeout_s", "nicc_sim", "ntasks"},
     "slurm": {"cpus_per_task", "mem", "time", "partition", "account", "throttle",
               "job_name", "sbatch_args", "prologue", "poll_s"},
     "collect": {"metrics"},
 }
+# ntasks: MPI ranks per point, the one setting behind --ntasks, [run] ntasks,
+# `mpirun -np N`, nicc-sim's mpi_ranks=N and Slurm's --ntasks=N.
+NTASKS_HELP = ("MPI ranks per point (default [run] ntasks, else 1): N > 1 runs each point as "
+               "`mpirun -np N nicc-sim ... mpi_ranks=N` (one simulation across N ranks; needs a nicc-sim "
+               "built against ns-3 with MPI, e.g. build/mpi/sim-adapter/nicc-sim of scripts/mpi-check.sh) "
+               "and, on Slurm, each point is one N-task job (#SBATCH --ntasks=N); 1 = one process, no mpirun")
+MPIRUN = ["mpirun", "--bind-to", "none", "-np"]   # ranks unbound: several points may share a node
 RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(\d+)\s*)?$")
 SCRIPT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -109,6 +118,43 @@ def axis_values(path, text, name, v):
     raise CampaignError("%s: [axes] %s: want a list, a range \"1..5\" or a value" % (where(path, text, name), name))
 
 
+def ntasks_arg(text):
+    """--ntasks: an integer >= 1 (argparse type)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError("'%s': want an integer >= 1 (MPI ranks per point)" % text)
+    return n
+
+
+def ntasks_of(path, text, cli, from_file):
+    """--ntasks, then [run] ntasks, then 1."""
+    if cli is not None:
+        return cli
+    if from_file is None:
+        return 1
+    if isinstance(from_file, bool) or not isinstance(from_file, int) or from_file < 1:
+        raise CampaignError("%s: [run] ntasks = %s: want an integer >= 1 (MPI ranks per point)"
+                            % (where(path, text, "ntasks"), json.dumps(from_file)))
+    return from_file
+
+
+def check_mpi(nicc_sim, ntasks):
+    """ntasks > 1 needs nicc-sim built with MPI: a tiny run with mpi_ranks=1 (one process) says."""
+    with tempfile.TemporaryDirectory(prefix="nicc-mpi-probe.") as d:
+        r = subprocess.run([nicc_sim, "--scenario", "leaf-spine", "--set",
+                            "leaves=1,spines=1,hosts_per_leaf=2,poisson_load=0,stop_ms=0.001,mpi_ranks=1",
+                            "--out", d, "--plots=false", "--progress=false"],
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    if r.returncode != 0:
+        err = [l for l in r.stderr.splitlines() if l.strip()]
+        raise CampaignError("ntasks = %d: %s cannot run across MPI ranks (%s); use a nicc-sim built against "
+                            "ns-3 with MPI (bash scripts/mpi-check.sh builds build/mpi/sim-adapter/nicc-sim), "
+                            "or ntasks = 1" % (ntasks, nicc_sim, err[-1] if err else "exit %d" % r.returncode))
+
+
 def find_nicc_sim(explicit, camp_dir, from_file):
     """--nicc-sim, then $NICC_SIM, then [run] nicc_sim, then the release build tree."""
     for cand, base in ((explicit, os.getcwd()), (os.environ.get("NICC_SIM"), os.getcwd()),
@@ -138,7 +184,7 @@ def check_keys(path, text, section, keys, known):
                                 % (where(path, text, k), section, k, hint))
 
 
-def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
+def load(path, nicc_sim=None, out=None, check_keys_with_sim=True, ntasks=None):
     try:
         text = open(path, encoding="utf-8").read()
     except OSError as e:
@@ -182,6 +228,7 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
     c.slurm = doc.get("slurm", {})
     c.collect = doc.get("collect", {})
     c.nicc_sim = find_nicc_sim(nicc_sim, c.dir, c.run.get("nicc_sim"))
+    c.ntasks = ntasks_of(path, text, ntasks, c.run.get("ntasks"))
 
     fixed = flatten(doc.get("set", {}))
     axes = flatten(doc.get("axes", {}))
@@ -199,8 +246,15 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
                 raise CampaignError("%s: [[point]] %d: %s: one value" % (where(path, text, k), i + 1, k))
     if not axes and not extra:
         raise CampaignError("%s: no [axes] and no [[point]]: nothing to run" % path)
+    for section, keys in [("set", fixed), ("axes", axes)] + [("point", e) for e in extra]:
+        if "mpi_ranks" in keys:
+            raise CampaignError("%s: [%s] mpi_ranks: set by ntasks (--ntasks N or [run] ntasks = N: "
+                                "mpirun -np N and mpi_ranks=N), not by hand"
+                                % (where(path, text, "mpi_ranks"), section))
     if check_keys_with_sim:
         known = key_list(c.nicc_sim)
+        if c.ntasks > 1:
+            check_mpi(c.nicc_sim, c.ntasks)
         check_keys(path, text, "set", fixed, known)
         check_keys(path, text, "axes", axes, known)
         for e in extra:
@@ -227,6 +281,8 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
         seen[p.id] = i
         p.argv = [c.nicc_sim, "--scenario", c.scenario, "--out", os.path.join(c.out, "points", p.id),
                   "--plots=false", "--progress=false"] + ["--set=%s=%s" % kv for kv in sets.items()]
+        if c.ntasks > 1:                  # not in the id: any N gives the files of -np 1 (docs/scale.md)
+            p.argv = MPIRUN + [str(c.ntasks)] + p.argv + ["--set=mpi_ranks=%d" % c.ntasks]
         c.points.append(p)
     return c
 
@@ -234,7 +290,7 @@ def load(path, nicc_sim=None, out=None, check_keys_with_sim=True):
 def plan_dict(c):
     """The campaign's points as planned now (plan.json's content)."""
     return {"campaign": c.path, "name": c.name, "scenario": c.scenario, "nicc_sim": c.nicc_sim,
-            "cwd": c.dir, "axes": c.axes, "collect": c.collect,
+            "cwd": c.dir, "axes": c.axes, "collect": c.collect, "ntasks": c.ntasks,
             "points": [{"index": p.index, "id": p.id, "values": p.values, "set": p.sets, "argv": p.argv,
                         "timeout_s": c.run.get("timeout_s", 0)} for p in c.points]}
 

@@ -1,7 +1,8 @@
 """points.py — one point's directory OUT/points/<id>/: run it, read its state.
 
     prepare(out, pt)            point.json + cmd.txt, stale results removed
-    proc = start(out, pt, cwd)  nicc-sim started, stdout/stderr to files
+    proc = start(out, pt, cwd)  nicc-sim (or mpirun) started, stdout/stderr to files
+    stop(proc)                  the point's process group ended (mpirun and its ranks too)
     finish(out, pt, rc, t0)     status.json (exit status, wall time, host)
     state(out, pt)              "done" | "failed" | "running" | "pending"
 
@@ -11,11 +12,13 @@ a runner skips finished points, so a campaign resumes where it stopped.
 import json
 import os
 import shlex
+import signal
 import socket
 import subprocess
 import time
 
 STDERR_LINES = 3    # lines of a failed run's stderr shown as its error
+STOP_GRACE_S = 3    # SIGTERM, then SIGKILL this much later
 
 
 def point_dir(out, pid):
@@ -49,11 +52,14 @@ def start(out, pt, cwd, runner):
     _write_json(os.path.join(d, "started.json"),
                 {"host": socket.gethostname(), "runner": runner, "time": time.time(),
                  "slurm_job": os.environ.get("SLURM_ARRAY_JOB_ID", ""),
-                 "slurm_task": os.environ.get("SLURM_ARRAY_TASK_ID", "")})
+                 "slurm_task": os.environ.get("SLURM_ARRAY_TASK_ID", ""),
+                 "slurm_ntasks": os.environ.get("SLURM_NTASKS", "")})
     so = open(os.path.join(d, "stdout.txt"), "w")
     se = open(os.path.join(d, "stderr.txt"), "w")
     try:
-        proc = subprocess.Popen(pt["argv"], cwd=cwd, stdout=so, stderr=se, stdin=subprocess.DEVNULL)
+        # A process group of its own: a timeout or Ctrl-C stops mpirun's ranks with it.
+        proc = subprocess.Popen(pt["argv"], cwd=cwd, stdout=so, stderr=se, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
     except OSError as e:
         se.write("nicc-campaign: cannot start %s: %s\n" % (pt["argv"][0], e.strerror))
         so.close()
@@ -63,6 +69,21 @@ def start(out, pt, cwd, runner):
         so.close()
         se.close()
     return proc
+
+
+def stop(proc):
+    """Ends a started point: SIGTERM to its process group, then SIGKILL to what is left of it
+    (ranks an mpirun left behind) after a grace of STOP_GRACE_S seconds."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=STOP_GRACE_S)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
 
 
 def finish(out, pt, rc, t0, note=""):
@@ -87,8 +108,7 @@ def run_one(out, pt, cwd, runner, timeout_s=0):
         rc = proc.wait(timeout=timeout_s or None)
         note = ""
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        stop(proc)
         rc, note = 124, "timed out after %g s ([run] timeout_s)" % timeout_s
     if rc < 0:
         note = "killed by signal %d" % -rc

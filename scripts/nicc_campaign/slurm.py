@@ -1,13 +1,15 @@
-"""slurm.py — the Slurm runner: one sbatch job array, one task per point.
+"""slurm.py — the Slurm runner: one sbatch job array, one array task per point.
 
-    script = sbatch_script(plan, out, settings, tasks_file, ntasks)
+    script = sbatch_script(plan, out, settings, tasks_file, count)
     rc = run_slurm(plan, out, settings, dry_run=False, wait=True)
 
 Only points not yet finished become tasks. Task i runs the point named on
 line i+1 of OUT/slurm/tasks-<stamp>.txt (`nicc-campaign run-point`), so the
 array is always 0..N-1 whatever the points' indices. Each point writes its
 own directory (a shared file system is assumed, as on any cluster). Waiting
-polls squeue for the job and the point directories for progress.
+polls squeue for the job and the point directories for progress. With
+plan["ntasks"] = N > 1 every array task is an N-task job (#SBATCH
+--ntasks=N) whose point runs as `mpirun -np N nicc-sim ... mpi_ranks=N`.
 """
 import json
 import os
@@ -41,13 +43,15 @@ def settings_from(camp_slurm, args):
     return s
 
 
-def sbatch_script(plan, out, s, tasks_file, ntasks):
+def sbatch_script(plan, out, s, tasks_file, count):
+    """The job array's script: `count` array tasks, each one point of plan["ntasks"] MPI tasks."""
     logs = os.path.join(out, "slurm")
-    array = "0-%d" % (ntasks - 1) + ("%%%d" % s["throttle"] if s["throttle"] else "")
+    ntasks = plan.get("ntasks", 1)
+    array = "0-%d" % (count - 1) + ("%%%d" % s["throttle"] if s["throttle"] else "")
     lines = ["#!/bin/bash",
              "#SBATCH --job-name=%s" % (s["job_name"] or "nicc-" + plan["name"]),
              "#SBATCH --array=%s" % array,
-             "#SBATCH --ntasks=1",
+             "#SBATCH --ntasks=%d" % ntasks,
              "#SBATCH --cpus-per-task=%d" % s["cpus_per_task"]]
     if s["mem"]:
         lines.append("#SBATCH --mem=%s" % s["mem"])
@@ -59,9 +63,12 @@ def sbatch_script(plan, out, s, tasks_file, ntasks):
         lines.append("#SBATCH --account=%s" % s["account"])
     lines.append("#SBATCH --output=%s" % os.path.join(logs, "%A_%a.out"))
     lines += ["#SBATCH %s" % a for a in s["sbatch_args"]]
-    lines += ["# nicc-campaign %s: %d points of %s, one per task;" % (plan["name"], ntasks, plan["campaign"]),
-              "# task i runs the point on line i+1 of the tasks file (directory %s/points/<id>)." % out,
-              "set -euo pipefail"]
+    lines += ["# nicc-campaign %s: %d points of %s, one per task;" % (plan["name"], count, plan["campaign"]),
+              "# task i runs the point on line i+1 of the tasks file (directory %s/points/<id>)." % out]
+    if ntasks > 1:
+        lines.append("# Each point is one simulation across %d MPI ranks: mpirun -np %d nicc-sim ... mpi_ranks=%d."
+                     % (ntasks, ntasks, ntasks))
+    lines.append("set -euo pipefail")
     lines += s["prologue"]
     lines.append("exec %s %s run-point %s --tasks %s --task \"$SLURM_ARRAY_TASK_ID\""
                  % (shlex.quote(sys.executable), shlex.quote(CAMPAIGN_SCRIPT), shlex.quote(out),
@@ -124,8 +131,10 @@ def run_slurm(plan, out, s, dry_run=False, wait=True, stream=sys.stderr):
     job = r.stdout.strip().split(";")[0]
     with open(os.path.join(sdir, "jobs.txt"), "a") as f:
         f.write("%s %s %s\n" % (job, script_file, tasks_file))
-    stream.write("nicc-campaign: %s: submitted job %s: %d tasks (%d of %d points; %d finished before); "
-                 "script %s\n" % (plan["name"], job, len(todo), len(todo), total, total - len(todo), script_file))
+    stream.write("nicc-campaign: %s: submitted job %s: %d tasks (%d of %d points; %d finished before)%s; "
+                 "script %s\n" % (plan["name"], job, len(todo), len(todo), total, total - len(todo),
+                                   ", %d MPI ranks each" % plan["ntasks"] if plan.get("ntasks", 1) > 1 else "",
+                                   script_file))
     if not wait:
         stream.write("nicc-campaign: not waiting; `nicc-campaign status` shows progress\n")
         return 0
