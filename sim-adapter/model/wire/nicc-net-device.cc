@@ -86,13 +86,16 @@ NiccNetDevice::GetTypeId()
 
 NiccNetDevice::NiccNetDevice()
     : m_bps(DataRate("100Gbps")),
-      m_mtu(1024),
       m_numClasses(2),
       m_extraWireBytes(0),
+      m_mtu(1024),
       m_address(Mac48Address::Allocate())
 {
-    m_lastPauseRx.fill(Time(-1));
-    m_lastClassTx.fill(Time(-1));
+    for (uint32_t c = 0; c < MAX_CLASSES; ++c)
+    {
+        m_pfc[c].lastRx = Time(-1);
+        m_tx[c].last = Time(-1);
+    }
 }
 
 NiccNetDevice::~NiccNetDevice() = default;
@@ -100,13 +103,13 @@ NiccNetDevice::~NiccNetDevice() = default;
 void
 NiccNetDevice::DoDispose()
 {
-    for (auto& ev : m_pauseEvent)
+    for (auto& pfc : m_pfc)
     {
-        ev.Cancel();
+        pfc.event.Cancel();
     }
-    for (auto& q : m_queues)
+    for (auto& c : m_class)
     {
-        q.Clear();
+        c.queue.Clear();
     }
     m_pfcQueue.Clear();
     m_channel = nullptr;
@@ -148,8 +151,8 @@ NiccNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
 {
     NS_ABORT_MSG_UNLESS(cls < m_numClasses, "class " << +cls << " >= NumClasses");
     const uint32_t size = p->GetSize();
-    m_queues[cls].PushBack(Item{std::move(p), meta});
-    m_queueBytes[cls] += size;
+    m_class[cls].queue.PushBack(Item{std::move(p), meta});
+    m_class[cls].queueBytes += size;
     m_totalQueueBytes += size;
     TryTransmit();
 }
@@ -228,21 +231,21 @@ NiccNetDevice::TryTransmit()
         {
             cls = 1 + (m_rrNext - 1 + (k - 1)) % (m_numClasses - 1);
         }
-        auto& q = m_queues[cls];
-        if (q.Empty() || (now < m_pausedUntil[cls] && !m_ignorePause[cls]))
+        auto& q = m_class[cls].queue;
+        if (q.Empty() || (now < m_class[cls].pausedUntil && !m_class[cls].ignorePause))
         {
             continue;
         }
         Item it = q.PopFront();
         const uint32_t size = it.packet->GetSize();
-        m_queueBytes[cls] -= size;
+        m_class[cls].queueBytes -= size;
         m_totalQueueBytes -= size;
         if (cls > 0)
         {
             m_rrNext = 1 + cls % (m_numClasses - 1);
         }
-        ++m_classTxPackets[cls];
-        m_lastClassTx[cls] = now;
+        ++m_tx[cls].packets;
+        m_tx[cls].last = now;
         // The wire belongs to this frame from here on. The egress callback
         // may queue a PFC frame on this same port (the switch sends XON when
         // this departure frees its ingress); it must wait for this frame, not
@@ -324,7 +327,7 @@ NiccNetDevice::SomethingWaits()
     }
     for (uint32_t cls = 0; cls < m_numClasses; ++cls)
     {
-        if (!m_queues[cls].Empty())
+        if (!m_class[cls].queue.Empty())
         {
             return true;
         }
@@ -428,27 +431,27 @@ NiccNetDevice::HandlePfc(Ptr<Packet> p)
         }
         const uint16_t quanta = h.GetQuanta(cls);
         m_pfcRxTrace(cls, quanta);
-        m_pauseEvent[cls].Cancel();
+        m_pfc[cls].event.Cancel();
         if (quanta == 0)
         {
-            m_pausedUntil[cls] = now;
+            m_class[cls].pausedUntil = now;
             continue;
         }
         ++m_pfcPauseRx;
-        m_lastPauseRx[cls] = now;
-        if (!(now < m_pausedUntil[cls]))
+        m_pfc[cls].lastRx = now;
+        if (!(now < m_class[cls].pausedUntil))
         {
-            m_pauseStart[cls] = now;
+            m_pfc[cls].start = now;
         }
         if (m_pauseUntilResume)
         {
-            m_pausedUntil[cls] = Time::Max(); // until a resume frame (quanta 0)
+            m_class[cls].pausedUntil = Time::Max(); // until a resume frame (quanta 0)
             continue;
         }
         // One quantum is 512 bit times of this link.
         const Time pause = m_bps.CalculateBytesTxTime(64u * quanta);
-        m_pausedUntil[cls] = now + pause;
-        m_pauseEvent[cls] = Simulator::Schedule(pause, &NiccNetDevice::PauseExpired, this, cls);
+        m_class[cls].pausedUntil = now + pause;
+        m_pfc[cls].event = Simulator::Schedule(pause, &NiccNetDevice::PauseExpired, this, cls);
     }
     TryTransmit();
 }
@@ -462,7 +465,7 @@ NiccNetDevice::PauseExpired(uint8_t /*cls*/)
 void
 NiccNetDevice::SetIgnorePause(uint8_t cls, bool ignore)
 {
-    m_ignorePause[cls] = ignore;
+    m_class[cls].ignorePause = ignore;
     if (ignore)
     {
         TryTransmit();
@@ -473,9 +476,9 @@ uint32_t
 NiccNetDevice::FlushQueue(uint8_t cls, Callback<void, Ptr<Packet>, uint32_t> cb)
 {
     NiccRing<Item> q;
-    q.Swap(m_queues[cls]);
-    m_totalQueueBytes -= m_queueBytes[cls];
-    m_queueBytes[cls] = 0;
+    q.Swap(m_class[cls].queue);
+    m_totalQueueBytes -= m_class[cls].queueBytes;
+    m_class[cls].queueBytes = 0;
     for (std::size_t k = 0; k < q.Size(); ++k)
     {
         cb(q.At(k).packet, q.At(k).meta);
@@ -487,9 +490,9 @@ uint32_t
 NiccNetDevice::PeekQueueMeta(uint8_t cls, uint32_t* metas, uint32_t max) const
 {
     uint32_t n = 0;
-    for (std::size_t k = 0; k < m_queues[cls].Size() && n < max; ++k)
+    for (std::size_t k = 0; k < m_class[cls].queue.Size() && n < max; ++k)
     {
-        metas[n++] = m_queues[cls].At(k).meta;
+        metas[n++] = m_class[cls].queue.At(k).meta;
     }
     return n;
 }

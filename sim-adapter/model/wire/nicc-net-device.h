@@ -96,25 +96,25 @@ class NiccNetDevice : public NetDevice
     /// ignored: SetIgnorePause).
     bool IsPaused(uint8_t cls) const
     {
-        return !m_ignorePause[cls] && NiccNow() < m_pausedUntil[cls];
+        return !m_class[cls].ignorePause && NiccNow() < m_class[cls].pausedUntil;
     }
     /// True while a received pause for `cls` would be in force, ignored or not.
-    bool IsPauseReceived(uint8_t cls) const { return NiccNow() < m_pausedUntil[cls]; }
+    bool IsPauseReceived(uint8_t cls) const { return NiccNow() < m_class[cls].pausedUntil; }
     /// PFC watchdog: transmit `cls` regardless of received pauses (they are
     /// still recorded: IsPauseReceived, GetLastPauseRxTime).
     void SetIgnorePause(uint8_t cls, bool ignore);
-    bool GetIgnorePause(uint8_t cls) const { return m_ignorePause[cls]; }
+    bool GetIgnorePause(uint8_t cls) const { return m_class[cls].ignorePause; }
     /// When the last received pause for `cls` ends or ended (a resume frame
     /// sets it to its arrival; Time::Max while PauseUntilResume holds it).
-    Time GetPausedUntil(uint8_t cls) const { return m_pausedUntil[cls]; }
+    Time GetPausedUntil(uint8_t cls) const { return m_class[cls].pausedUntil; }
     /// Arrival time of the last XOFF (quanta > 0) for `cls`; negative if none.
-    Time GetLastPauseRxTime(uint8_t cls) const { return m_lastPauseRx[cls]; }
+    Time GetLastPauseRxTime(uint8_t cls) const { return m_pfc[cls].lastRx; }
     /// Start of the pause in force for `cls` (the XOFF that paused it).
-    Time GetPauseStart(uint8_t cls) const { return m_pauseStart[cls]; }
+    Time GetPauseStart(uint8_t cls) const { return m_pfc[cls].start; }
     /// Last time a pushed packet of `cls` started transmission (negative: never).
-    Time GetLastClassTxTime(uint8_t cls) const { return m_lastClassTx[cls]; }
+    Time GetLastClassTxTime(uint8_t cls) const { return m_tx[cls].last; }
     /// Packets of `cls` that started transmission (pushed queues only).
-    uint64_t GetClassTxPackets(uint8_t cls) const { return m_classTxPackets[cls]; }
+    uint64_t GetClassTxPackets(uint8_t cls) const { return m_tx[cls].packets; }
     /// Remove every queued packet of `cls` and hand each (packet, meta) to
     /// `cb` (PFC watchdog drop). Returns the packets removed.
     uint32_t FlushQueue(uint8_t cls, Callback<void, Ptr<Packet>, uint32_t> cb);
@@ -123,11 +123,11 @@ class NiccNetDevice : public NetDevice
     uint32_t PeekQueueMeta(uint8_t cls, uint32_t* metas, uint32_t max) const;
     /// Attribute PauseUntilResume: an XOFF holds until XON, its quanta ignored.
     bool GetPauseUntilResume() const { return m_pauseUntilResume; }
-    uint64_t GetQueueBytes(uint8_t cls) const { return m_queueBytes[cls]; }
+    uint64_t GetQueueBytes(uint8_t cls) const { return m_class[cls].queueBytes; }
     uint64_t GetTotalQueueBytes() const { return m_totalQueueBytes; }
     uint32_t GetQueuePackets(uint8_t cls) const
     {
-        return static_cast<uint32_t>(m_queues[cls].Size());
+        return static_cast<uint32_t>(m_class[cls].queue.Size());
     }
     /// Bytes put on the wire so far (packets only, no ExtraWireBytes).
     uint64_t GetTxBytes() const { return m_txBytes; }
@@ -228,56 +228,73 @@ class NiccNetDevice : public NetDevice
     void HandlePfc(Ptr<Packet> p);
     void PauseExpired(uint8_t cls);
 
-    // Attributes.
-    DataRate m_bps;
-    uint16_t m_mtu;
-    uint32_t m_numClasses;
-    uint32_t m_extraWireBytes;
-
-    // State.
-    Ptr<Node> m_node;
+    // Laid out by use: what a frame's hop reads and writes comes first, in
+    // two cache lines (then one line per class it uses); counters and
+    // the rest follow (docs/scale.md, "Cost per packet-hop").
+    // Hot: every frame sent.
     Ptr<NiccChannel> m_channel;
-    uint32_t m_ifIndex{0};
-    Mac48Address m_address;
-    bool m_txBusy{false};   ///< a frame was started and its end not yet handled
-    bool m_choosing{false}; ///< the egress or pull callback is running
-    bool m_txDoneScheduled{false}; ///< a TransmitComplete event is in the scheduler
-    bool m_kickAfterPull{false}; ///< TryTransmit asked while a frame was being chosen
     /// The scheduler that lets a frame's end go without an event
     /// (NiccScheduler; nullptr: every frame schedules TransmitComplete).
     NiccScheduler* m_lazy{nullptr};
-    Time m_txEnd;          ///< end of the frame on the wire
-    uint64_t m_txTie{0};   ///< its TransmitComplete's position (NiccScheduler::Mark)
+    Time m_txEnd;           ///< end of the frame on the wire
+    uint64_t m_txTie{0};    ///< its TransmitComplete's position (NiccScheduler::Mark)
     uint64_t m_txFrames{0}; ///< frames started
-    uint32_t m_rrNext{1}; ///< next data class to try first (round robin)
-    NiccRing<Ptr<Packet>> m_pfcQueue;
-    std::array<NiccRing<Item>, MAX_CLASSES> m_queues; ///< no memory until a class is used
-    std::array<uint64_t, MAX_CLASSES> m_queueBytes{};
-    uint64_t m_totalQueueBytes{0};
-    std::array<Time, MAX_CLASSES> m_pausedUntil{};
-    std::array<EventId, MAX_CLASSES> m_pauseEvent;
-    std::array<bool, MAX_CLASSES> m_ignorePause{};
-    std::array<Time, MAX_CLASSES> m_lastPauseRx{};
-    std::array<uint64_t, MAX_CLASSES> m_classTxPackets{};
-    std::array<Time, MAX_CLASSES> m_pauseStart{};
-    std::array<Time, MAX_CLASSES> m_lastClassTx{};
     uint64_t m_txBytes{0};
+    uint64_t m_totalQueueBytes{0};
+    DataRate m_bps;        ///< Attribute DataRate
     uint64_t m_stepPs{0};  ///< picoseconds per simulator time step
     uint64_t m_carryPs{0}; ///< wire time not yet accounted (< one step)
-    uint64_t m_pfcPauseRx{0};
-    uint64_t m_pfcPauseTx{0};
-    bool m_pauseUntilResume{false}; ///< Attribute PauseUntilResume
-
+    uint32_t m_numClasses;     ///< Attribute NumClasses
+    uint32_t m_extraWireBytes; ///< Attribute ExtraWireBytes
+    uint32_t m_rrNext{1};      ///< next data class to try first (round robin)
+    bool m_txBusy{false};          ///< a frame was started and its end not yet handled
+    bool m_choosing{false};        ///< the egress or pull callback is running
+    bool m_txDoneScheduled{false}; ///< a TransmitComplete event is in the scheduler
+    bool m_kickAfterPull{false};   ///< TryTransmit asked while a frame was being chosen
+    NiccRing<Ptr<Packet>> m_pfcQueue;
     EgressCallback m_egressCb;
     NiccReceiveCallback m_niccRxCb;
     TxPullCallback m_pullCb;
     TxIdleCallback m_txIdleCb;
     TxEndTakenCallback m_txEndTakenCb;
-    NetDevice::ReceiveCallback m_rxCb;
-
-    // Trace sources.
     TracedCallback<Ptr<const Packet>> m_txTrace;
     TracedCallback<Ptr<const Packet>> m_rxTrace;
+    /// One class's queue and pause state, together (64 bytes).
+    struct ClassState
+    {
+        NiccRing<Item> queue; ///< no memory until the class is used
+        uint64_t queueBytes{0};
+        Time pausedUntil;
+        bool ignorePause{false};
+    };
+    std::array<ClassState, MAX_CLASSES> m_class;
+    static_assert(sizeof(ClassState) <= 64, "a class's hot state in one cache line");
+    /// Per class: frames sent and the last one's time (16 bytes: four classes a line).
+    struct ClassTx
+    {
+        uint64_t packets{0};
+        Time last;
+    };
+    std::array<ClassTx, MAX_CLASSES> m_tx;
+
+    // Cold: PFC frames, set-up.
+    struct ClassPfc
+    {
+        EventId event; ///< the pause's expiry
+        Time lastRx;   ///< last PAUSE received
+        Time start;    ///< start of the pause in force
+    };
+    std::array<ClassPfc, MAX_CLASSES> m_pfc;
+    uint64_t m_pfcPauseRx{0};
+    uint64_t m_pfcPauseTx{0};
+    bool m_pauseUntilResume{false}; ///< Attribute PauseUntilResume
+    uint16_t m_mtu; ///< Attribute Mtu
+    Ptr<Node> m_node;
+    uint32_t m_ifIndex{0};
+    Mac48Address m_address;
+    NetDevice::ReceiveCallback m_rxCb;
+
+    // Trace sources (Tx and Rx with the hot state: checked per frame).
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
 };

@@ -193,9 +193,9 @@ NiccFabricRun::BuildNodes(std::string* error)
     }
     if (mpiRanks > 0 && (shape.topo == "rail" || shape.topo == "file"))
     {
-        const std::vector<Ptr<NetDevice>> nics(nodes.hostDevices.begin(), nodes.hostDevices.end());
-        const std::vector<Ptr<NetDevice>> gpus(nodes.gpuDevices.begin(), nodes.gpuDevices.end());
-        if (!NiccPartitionByEdge(nics, gpus, fabric.GetSwitches(), mpiRanks, error))
+        const std::vector<Ptr<NetDevice>> nicDevs(nodes.hostDevices.begin(), nodes.hostDevices.end());
+        const std::vector<Ptr<NetDevice>> gpuDevs(nodes.gpuDevices.begin(), nodes.gpuDevices.end());
+        if (!NiccPartitionByEdge(nicDevs, gpuDevs, fabric.GetSwitches(), mpiRanks, error))
         {
             return false;
         }
