@@ -147,9 +147,9 @@ NiccOrderedScheduler::Make(const Event& ev) const
     {
         return Entry{ev.key.m_ts, kDelivery << 32, ev.key.m_uid, ev};
     }
-    if (const auto* n = dynamic_cast<const NiccNoticeEvent*>(ev.impl))
+    if (typeid(*ev.impl) == typeid(NiccNoticeEvent)) // final: no cast search
     {
-        return Entry{ev.key.m_ts, kNotice << 32, n->GetKey(), ev};
+        return Entry{ev.key.m_ts, kNotice << 32, static_cast<const NiccNoticeEvent*>(ev.impl)->GetKey(), ev};
     }
     return Entry{ev.key.m_ts, kOther << 32, ev.key.m_uid, ev};
 }

@@ -128,7 +128,7 @@ class NiccArrivalEvent : public EventImpl
 
 /// A model's notice to every rank (NiccMpi::Post): runs `fn` at its time,
 /// ordered among the notices of that nanosecond by `key`.
-class NiccNoticeEvent : public EventImpl
+class NiccNoticeEvent final : public EventImpl
 {
   public:
     NiccNoticeEvent(uint64_t key, std::function<void()> fn)

@@ -263,7 +263,7 @@ NiccWorkload::FlowComplete(uint32_t flowId, uint32_t /*qpn*/, uint64_t /*bytes*/
     {
         return; // not a collective's: no rank needs to hear of it
     }
-    Simulator::Schedule(m_noticeDelay, Ptr<EventImpl>(new NiccNoticeEvent(flowId, [this, flowId] { FlowDone(flowId); }), false));
+    ScheduleNotice(flowId, m_noticeDelay);
     uint8_t b[sizeof(uint32_t)];
     std::memcpy(b, &flowId, sizeof b);
     NiccMpi::Post(Create<Packet>(b, sizeof b), Simulator::Now() + m_noticeDelay);
@@ -275,7 +275,13 @@ NiccWorkload::NoticeArrived(Ptr<Packet> p)
     uint32_t flowId = 0;
     NS_ABORT_MSG_UNLESS(p->GetSize() == sizeof flowId, "a notice of " << p->GetSize() << " bytes");
     p->CopyData(reinterpret_cast<uint8_t*>(&flowId), sizeof flowId);
-    Simulator::Schedule(Time(0), Ptr<EventImpl>(new NiccNoticeEvent(flowId, [this, flowId] { FlowDone(flowId); }), false));
+    ScheduleNotice(flowId, Time(0));
+}
+
+void
+NiccWorkload::ScheduleNotice(uint32_t flowId, Time delay)
+{
+    Simulator::Schedule(delay, Ptr<EventImpl>(new NiccNoticeEvent(flowId, [this, flowId] { FlowDone(flowId); }), false));
 }
 
 void

@@ -305,6 +305,8 @@ class NiccWorkload
     void FlowComplete(uint32_t flowId, uint32_t qpn, uint64_t bytes, Time fct);
     /// A notice from another rank (a flow id), at its time.
     void NoticeArrived(Ptr<Packet> p);
+    /// FlowDone(flowId) `delay` from now, as a notice (ordered by flow id).
+    void ScheduleNotice(uint32_t flowId, Time delay);
     void FlowDone(uint32_t flowId);
     /// An exponential gap of mean 1 / perSecond from `rv`, at least 1 ns.
     static Time Exponential(const Ptr<ExponentialRandomVariable>& rv, double perSecond);
